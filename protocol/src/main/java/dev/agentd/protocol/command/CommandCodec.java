@@ -1,0 +1,195 @@
+package dev.agentd.protocol.command;
+
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentd.protocol.json.Json;
+import dev.agentd.protocol.json.WireTypes;
+import java.lang.reflect.RecordComponent;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Turns a parsed JSON object into a {@link Command}, or into an error text that names the problem
+ * (SPEC §3.3): an unknown {@code type}, a missing required field, a field of the wrong type.
+ * Encoding is the reverse, for clients.
+ */
+public final class CommandCodec {
+    private static final Map<String, Class<? extends Command>> TYPES = WireTypes.registry(Command.class);
+    private static final ClassValue<List<RecordComponent>> REQUIRED = new ClassValue<>() {
+        @Override
+        protected List<RecordComponent> computeValue(Class<?> type) {
+            return Arrays.stream(type.getRecordComponents())
+                    .filter(component -> component.isAnnotationPresent(Required.class))
+                    .toList();
+        }
+    };
+
+    private CommandCodec() {}
+
+    /** The names of every command this version knows. */
+    public static Collection<String> commandNames() {
+        return TYPES.keySet();
+    }
+
+    /** The record class of a command name, or null. */
+    public static Class<? extends Command> commandClass(String name) {
+        return TYPES.get(name);
+    }
+
+    /** Outcome of decoding one command. */
+    public sealed interface Result {
+        /** The id to echo, when the request carried a usable one. */
+        String id();
+    }
+
+    public record Decoded(String id, Command command) implements Result {}
+
+    /** {@code command} is the request's type when it had one (else null); {@code error} names the problem. */
+    public record Rejected(String id, String command, String error) implements Result {}
+
+    /** Decodes a whole command object: {@code {"type", "id"?, ...fields}}. */
+    public static Result decode(JsonNode node) {
+        if (!(node instanceof ObjectNode object)) {
+            return new Rejected(null, "parse", "Failed to parse command: expected a JSON object, got "
+                    + describe(node));
+        }
+        JsonNode idNode = object.get("id");
+        String id = idNode != null && idNode.isTextual() ? idNode.textValue() : null;
+        JsonNode typeNode = object.get("type");
+        String type = typeNode != null && typeNode.isTextual() ? typeNode.textValue() : null;
+        if (idNode != null && !idNode.isNull() && !idNode.isTextual()) {
+            return new Rejected(null, type, "Invalid field 'id': expected a string, got " + describe(idNode));
+        }
+        if (typeNode == null || typeNode.isNull()) {
+            return new Rejected(id, null, "Missing required field 'type'");
+        }
+        if (type == null) {
+            return new Rejected(id, null, "Invalid field 'type': expected a string, got " + describe(typeNode));
+        }
+        return decode(id, type, object);
+    }
+
+    /** Decodes the fields of a command whose name is already known (the JSON-RPC {@code params}). */
+    public static Result decode(String id, String type, ObjectNode fields) {
+        Class<? extends Command> cls = TYPES.get(type);
+        if (cls == null) {
+            return new Rejected(id, type, "Unknown command: " + type);
+        }
+        Command command;
+        try {
+            command = Json.mapper().treeToValue(fields, cls);
+        } catch (JsonMappingException e) {
+            return new Rejected(id, type, describe(e));
+        } catch (Exception e) {
+            return new Rejected(id, type, "Invalid command: " + e.getMessage());
+        }
+        for (RecordComponent component : REQUIRED.get(cls)) {
+            try {
+                if (component.getAccessor().invoke(command) == null) {
+                    return new Rejected(id, type, "Missing required field '" + component.getName() + "'");
+                }
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return new Decoded(id, command);
+    }
+
+    /** The JSON object for a command, with its {@code id} when given. */
+    public static ObjectNode encode(String id, Command command) {
+        ObjectMapper mapper = Json.mapper();
+        ObjectNode out = mapper.createObjectNode();
+        if (id != null) {
+            out.put("id", id);
+        }
+        out.setAll((ObjectNode) mapper.valueToTree(command));
+        return out;
+    }
+
+    private static String describe(JsonMappingException e) {
+        List<JsonMappingException.Reference> path = e.getPath();
+        String field = path.isEmpty() ? null : path.get(0).getFieldName();
+        if (field == null) {
+            return "Invalid command: " + firstLine(e.getOriginalMessage());
+        }
+        String pathText = path.stream()
+                .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
+                .collect(Collectors.joining(".")).replace(".[", "[");
+        String expected = expected(e);
+        if (e instanceof InvalidFormatException invalid && invalid.getTargetType() != null
+                && invalid.getTargetType().isEnum()) {
+            String allowed = Arrays.stream(invalid.getTargetType().getEnumConstants())
+                    .map(Object::toString).collect(Collectors.joining(", "));
+            return "Invalid field '" + pathText + "': " + describeValue(invalid.getValue()) + " is not one of "
+                    + enumNames(invalid.getTargetType(), allowed);
+        }
+        return "Invalid field '" + pathText + "': expected " + expected;
+    }
+
+    private static String enumNames(Class<?> type, String fallback) {
+        try {
+            return Arrays.stream(type.getEnumConstants())
+                    .map(constant -> Json.mapper().valueToTree(constant).asText())
+                    .collect(Collectors.joining(", "));
+        } catch (RuntimeException e) {
+            return fallback;
+        }
+    }
+
+    private static String expected(JsonMappingException e) {
+        Class<?> target = e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException mismatch
+                ? mismatch.getTargetType() : null;
+        if (target == null) {
+            return firstLine(e.getOriginalMessage());
+        }
+        if (target == String.class) {
+            return "a string";
+        }
+        if (target == Boolean.class || target == boolean.class) {
+            return "a boolean";
+        }
+        if (target == Integer.class || target == int.class || target == Long.class || target == long.class) {
+            return "an integer";
+        }
+        if (Number.class.isAssignableFrom(target) || target.isPrimitive()) {
+            return "a number";
+        }
+        if (Collection.class.isAssignableFrom(target) || target.isArray()) {
+            return "an array";
+        }
+        return "an object";
+    }
+
+    private static String describeValue(Object value) {
+        return value instanceof String text ? "'" + text + "'" : String.valueOf(value);
+    }
+
+    private static String describe(JsonNode node) {
+        if (node == null || node.isMissingNode()) {
+            return "nothing";
+        }
+        return switch (node.getNodeType()) {
+            case ARRAY -> "an array";
+            case BOOLEAN -> "a boolean";
+            case NULL -> "null";
+            case NUMBER -> "a number";
+            case OBJECT -> "an object";
+            case STRING -> "a string";
+            default -> node.getNodeType().name().toLowerCase();
+        };
+    }
+
+    private static String firstLine(String text) {
+        if (text == null) {
+            return "invalid value";
+        }
+        int newline = text.indexOf('\n');
+        return newline < 0 ? text : text.substring(0, newline);
+    }
+}

@@ -1,0 +1,120 @@
+package dev.agentd.protocol.event;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentd.protocol.json.WireType;
+import dev.agentd.protocol.json.WireTypes;
+import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.model.Model;
+import dev.agentd.protocol.model.ThinkingLevel;
+import java.util.List;
+
+/**
+ * Every record the daemon streams without an {@code id} (SPEC §3.4, FALLBACK.md §8). Unknown types
+ * decode to {@link Unknown}, which keeps the JSON.
+ */
+@JsonPropertyOrder({"type"})
+public sealed interface AgentEvent {
+
+    @JsonProperty("type")
+    default String type() {
+        return WireTypes.nameOf(getClass());
+    }
+
+    /** First record after startup. */
+    @WireType("ready")
+    record Ready(String version, String mode, Model model) implements AgentEvent {}
+
+    @WireType("agent_start")
+    record AgentStart() implements AgentEvent {}
+
+    /** {@code willRetry}: a retry or a compaction-continue follows this run. */
+    @WireType("agent_end")
+    record AgentEnd(List<AgentMessage> messages, Boolean willRetry) implements AgentEvent {}
+
+    @WireType("turn_start")
+    record TurnStart() implements AgentEvent {}
+
+    @WireType("turn_end")
+    record TurnEnd(AgentMessage message, List<AgentMessage.ToolResult> toolResults) implements AgentEvent {}
+
+    @WireType("message_start")
+    record MessageStart(AgentMessage message) implements AgentEvent {}
+
+    /** Serialized with the partial message written once and copied into both places. */
+    @WireType("message_update")
+    @JsonSerialize(using = MessageUpdateSerializer.class)
+    record MessageUpdate(AgentMessage message, AssistantMessageEvent assistantMessageEvent) implements AgentEvent {}
+
+    @WireType("message_end")
+    record MessageEnd(AgentMessage message) implements AgentEvent {}
+
+    @WireType("tool_execution_start")
+    record ToolExecutionStart(String toolCallId, String toolName, JsonNode args) implements AgentEvent {}
+
+    @WireType("tool_execution_update")
+    record ToolExecutionUpdate(String toolCallId, String toolName, JsonNode args, ToolOutput partialResult)
+            implements AgentEvent {}
+
+    @WireType("tool_execution_end")
+    record ToolExecutionEnd(String toolCallId, String toolName, ToolOutput result, boolean isError)
+            implements AgentEvent {}
+
+    /** A retry is scheduled: {@code attempt} is 1-based, {@code maxAttempts} is retry.maxRetries. */
+    @WireType("auto_retry_start")
+    record AutoRetryStart(int attempt, int maxAttempts, long delayMs, String errorMessage) implements AgentEvent {}
+
+    @WireType("auto_retry_end")
+    record AutoRetryEnd(boolean success, int attempt, String finalError) implements AgentEvent {}
+
+    @WireType("auto_compaction_start")
+    record AutoCompactionStart(String reason) implements AgentEvent {}
+
+    @WireType("auto_compaction_end")
+    record AutoCompactionEnd(CompactionResult result, boolean aborted, boolean willRetry, String errorMessage)
+            implements AgentEvent {}
+
+    /** {@code source}: set, cycle, restore, fallback or fallback-revert. */
+    @WireType("model_changed")
+    record ModelChanged(Model model, ThinkingLevel thinkingLevel, String source) implements AgentEvent {}
+
+    // --- model fallback and circuits (FALLBACK.md §8) ---------------------------------------
+
+    @WireType("retry_fallback_applied")
+    record RetryFallbackApplied(String from, String to, String chainKey, String reason, String limit)
+            implements AgentEvent {}
+
+    @WireType("retry_fallback_succeeded")
+    record RetryFallbackSucceeded(String model, String chainKey) implements AgentEvent {}
+
+    @WireType("retry_fallback_reverted")
+    record RetryFallbackReverted(String from, String to, String cause) implements AgentEvent {}
+
+    @WireType("retry_fallback_exhausted")
+    record RetryFallbackExhausted(String chainKey, String lastError) implements AgentEvent {}
+
+    @WireType("retry_probe_scheduled")
+    record RetryProbeScheduled(String selector, long atMs, int probeIndex) implements AgentEvent {}
+
+    @WireType("retry_probe_result")
+    record RetryProbeResult(String selector, boolean ok, String errorMessage) implements AgentEvent {}
+
+    @WireType("fallback_circuit_opened")
+    record FallbackCircuitOpened(String selector, long durationMs, Long retryAfterMs) implements AgentEvent {}
+
+    @WireType("fallback_circuit_closed")
+    record FallbackCircuitClosed(String selector) implements AgentEvent {}
+
+    /** An event type this version does not know; its JSON is kept and written back unchanged. */
+    record Unknown(@JsonValue ObjectNode json) implements AgentEvent {
+        @Override
+        public String type() {
+            JsonNode type = json.get("type");
+            return type == null ? null : type.asText();
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package dev.agentd.protocol.json;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Decodes a sealed wire family by its discriminator field. Known names decode to their record
+ * (unknown fields ignored); an unknown or missing name decodes through {@code unknown}, which
+ * keeps the JSON so nothing a newer peer sends is lost (or, when {@code unknown} is null, fails).
+ */
+final class FamilyDeserializer<T> extends StdDeserializer<T> {
+    private final String discriminator;
+    private final Map<String, Class<? extends T>> types;
+    private final Function<ObjectNode, T> unknown;
+
+    FamilyDeserializer(Class<T> family, String discriminator, Function<ObjectNode, T> unknown) {
+        super(family);
+        this.discriminator = discriminator;
+        this.types = WireTypes.registry(family);
+        this.unknown = unknown;
+    }
+
+    @Override
+    public T deserialize(JsonParser parser, DeserializationContext ctxt) throws IOException {
+        JsonNode node = ctxt.readTree(parser);
+        if (!(node instanceof ObjectNode object)) {
+            return ctxt.reportInputMismatch(this, "expected a JSON object for %s", handledType().getSimpleName());
+        }
+        JsonNode name = object.get(discriminator);
+        Class<? extends T> type = name != null && name.isTextual() ? types.get(name.textValue()) : null;
+        if (type == null) {
+            if (unknown == null) {
+                return ctxt.reportInputMismatch(this, "unknown %s '%s'", discriminator, name == null ? null : name.asText());
+            }
+            return unknown.apply(object);
+        }
+        return ctxt.readTreeAsValue(object, type);
+    }
+}
