@@ -39,8 +39,9 @@ public sealed interface AgentMessage {
     }
 
     /**
-     * An assistant reply. {@code errorStatus}, {@code errorType} and {@code retryAfterMs} are agentd
-     * additions on failed replies (HTTP status, provider error type or code, server retry hint).
+     * An assistant reply. {@code errorStatus}, {@code errorType}, {@code retryAfterMs} and
+     * {@code shouldRetry} are agentd additions on failed replies (HTTP status, provider error type or
+     * code, server retry hint, the provider's explicit retry verdict when it gave one).
      */
     @WireType("assistant")
     record Assistant(
@@ -54,7 +55,8 @@ public sealed interface AgentMessage {
             long timestamp,
             Integer errorStatus,
             String errorType,
-            Long retryAfterMs) implements AgentMessage {
+            Long retryAfterMs,
+            Boolean shouldRetry) implements AgentMessage {
         public Assistant {
             content = content == null ? List.of() : List.copyOf(content);
             if (usage == null) {
@@ -63,6 +65,12 @@ public sealed interface AgentMessage {
             if (stopReason == null) {
                 stopReason = StopReason.STOP;
             }
+        }
+
+        /** A reply without the structured error fields. */
+        public Assistant(List<ContentBlock> content, String api, String provider, String model, Usage usage,
+                StopReason stopReason, String errorMessage, long timestamp) {
+            this(content, api, provider, model, usage, stopReason, errorMessage, timestamp, null, null, null, null);
         }
 
         /** Concatenated text blocks. */

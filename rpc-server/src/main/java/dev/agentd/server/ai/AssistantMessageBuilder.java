@@ -1,0 +1,234 @@
+package dev.agentd.server.ai;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentd.protocol.event.AssistantMessageEvent;
+import dev.agentd.protocol.json.Json;
+import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.message.ContentBlock;
+import dev.agentd.protocol.message.StopReason;
+import dev.agentd.protocol.message.Usage;
+import dev.agentd.protocol.model.Model;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Accumulates one streamed assistant reply and reports each change to a {@link StreamListener}.
+ * Every provider drives the same builder, so event shapes (start/delta/end per block,
+ * contentIndex, the partial snapshot) are identical whatever the upstream API.
+ * Not thread-safe: the streaming thread owns it.
+ */
+public final class AssistantMessageBuilder {
+    private final Model model;
+    private final long timestamp;
+    private final StreamListener listener;
+    private final List<Block> blocks = new ArrayList<>();
+    private Usage usage = Usage.ZERO;
+    private boolean started;
+
+    public AssistantMessageBuilder(Model model, long timestamp, StreamListener listener) {
+        this.model = model;
+        this.timestamp = timestamp;
+        this.listener = listener;
+    }
+
+    /** Reports the start of the reply (idempotent). */
+    public void start() {
+        if (!started) {
+            started = true;
+            listener.onStart(snapshot(StopReason.STOP, null));
+        }
+    }
+
+    public boolean started() {
+        return started;
+    }
+
+    public int startText() {
+        return open(new Block(Kind.TEXT), "text_start");
+    }
+
+    public void textDelta(int index, String delta) {
+        append(index, delta, "text_delta");
+    }
+
+    public void endText(int index) {
+        close(index, "text_end");
+    }
+
+    public int startThinking() {
+        return open(new Block(Kind.THINKING), "thinking_start");
+    }
+
+    public void thinkingDelta(int index, String delta) {
+        append(index, delta, "thinking_delta");
+    }
+
+    public void endThinking(int index) {
+        close(index, "thinking_end");
+    }
+
+    public void thinkingSignature(int index, String signature) {
+        Block block = blocks.get(index);
+        block.signature = block.signature == null ? signature : block.signature + signature;
+    }
+
+    public void redactedThinking(String data) {
+        Block block = new Block(Kind.THINKING);
+        block.redacted = true;
+        block.signature = data;
+        int index = open(block, "thinking_start");
+        close(index, "thinking_end");
+    }
+
+    public int startToolCall(String id, String name) {
+        Block block = new Block(Kind.TOOL_CALL);
+        block.id = id;
+        block.name = name;
+        return open(block, "toolcall_start");
+    }
+
+    /** Appends a raw fragment of the tool call's JSON arguments. */
+    public void toolCallDelta(int index, String jsonFragment) {
+        append(index, jsonFragment, "toolcall_delta");
+    }
+
+    public void endToolCall(int index) {
+        Block block = blocks.get(index);
+        block.arguments = parseArguments(block.text.toString());
+        close(index, "toolcall_end");
+    }
+
+    /** The index of the last block, or -1. */
+    public int lastIndex() {
+        return blocks.size() - 1;
+    }
+
+    public void usage(Usage usage) {
+        this.usage = usage;
+    }
+
+    public Usage usage() {
+        return usage;
+    }
+
+    /** Closes any open block and returns the finished message. */
+    public AgentMessage.Assistant finish(StopReason stopReason) {
+        closeOpenBlocks();
+        return snapshot(stopReason, null);
+    }
+
+    /** The failed message: partial content and usage kept, open blocks closed silently. */
+    public AgentMessage.Assistant fail(ProviderError error) {
+        return snapshot(StopReason.ERROR, error);
+    }
+
+    /** The aborted message (SPEC §4: "Request was aborted"). */
+    public AgentMessage.Assistant aborted() {
+        return snapshot(StopReason.ABORTED, ProviderError.of("Request was aborted"));
+    }
+
+    private int open(Block block, String eventType) {
+        start();
+        blocks.add(block);
+        int index = blocks.size() - 1;
+        emit(eventType, index, null, null, null);
+        return index;
+    }
+
+    private void append(int index, String delta, String eventType) {
+        if (delta == null || delta.isEmpty()) {
+            return;
+        }
+        Block block = blocks.get(index);
+        block.text.append(delta);
+        if (block.kind == Kind.TOOL_CALL && listener.wantsPartials()) {
+            block.arguments = parseArguments(block.text.toString());
+        }
+        emit(eventType, index, delta, null, null);
+    }
+
+    private void close(int index, String eventType) {
+        Block block = blocks.get(index);
+        if (block.closed) {
+            return;
+        }
+        block.closed = true;
+        if (block.kind == Kind.TOOL_CALL) {
+            emit(eventType, index, null, null, (ContentBlock.ToolCall) block.toContent());
+        } else {
+            emit(eventType, index, null, block.text.toString(), null);
+        }
+    }
+
+    private void closeOpenBlocks() {
+        for (int i = 0; i < blocks.size(); i++) {
+            Block block = blocks.get(i);
+            if (!block.closed) {
+                if (block.kind == Kind.TOOL_CALL) {
+                    endToolCall(i);
+                } else {
+                    close(i, block.kind == Kind.TEXT ? "text_end" : "thinking_end");
+                }
+            }
+        }
+    }
+
+    private void emit(String type, int index, String delta, String content, ContentBlock.ToolCall toolCall) {
+        AgentMessage.Assistant partial = listener.wantsPartials() ? snapshot(StopReason.STOP, null)
+                : null;
+        listener.onEvent(new AssistantMessageEvent(type, index, delta, content, toolCall, partial));
+    }
+
+    private AgentMessage.Assistant snapshot(StopReason stopReason, ProviderError error) {
+        List<ContentBlock> content = new ArrayList<>(blocks.size());
+        for (Block block : blocks) {
+            content.add(block.toContent());
+        }
+        if (error == null) {
+            return new AgentMessage.Assistant(content, model.api(), model.provider(), model.id(), usage, stopReason,
+                    null, timestamp);
+        }
+        return new AgentMessage.Assistant(content, model.api(), model.provider(), model.id(), usage, stopReason,
+                error.message(), timestamp, error.status(), error.type(), error.retryAfterMs(), error.shouldRetry());
+    }
+
+    /** Best-effort parse: the object so far if it is complete JSON, else {} (pi does the same). */
+    private static JsonNode parseArguments(String json) {
+        if (json.isBlank()) {
+            return Json.mapper().createObjectNode();
+        }
+        try {
+            JsonNode parsed = Json.mapper().readTree(json);
+            return parsed instanceof ObjectNode ? parsed : Json.mapper().createObjectNode();
+        } catch (Exception e) {
+            return Json.mapper().createObjectNode();
+        }
+    }
+
+    private enum Kind { TEXT, THINKING, TOOL_CALL }
+
+    private static final class Block {
+        final Kind kind;
+        final StringBuilder text = new StringBuilder();
+        String signature;
+        boolean redacted;
+        String id;
+        String name;
+        JsonNode arguments;
+        boolean closed;
+
+        Block(Kind kind) {
+            this.kind = kind;
+        }
+
+        ContentBlock toContent() {
+            return switch (kind) {
+                case TEXT -> new ContentBlock.Text(text.toString(), null);
+                case THINKING -> new ContentBlock.Thinking(text.toString(), signature, redacted ? Boolean.TRUE : null);
+                case TOOL_CALL -> new ContentBlock.ToolCall(id, name,
+                        arguments == null ? Json.mapper().createObjectNode() : arguments, null);
+            };
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package dev.agentd.server.ai;
+
+import dev.agentd.protocol.model.Model;
+import dev.agentd.protocol.model.ThinkingLevel;
+import java.util.List;
+import java.util.Optional;
+
+/** Every model agentd knows (built-in catalog, models.json, faux), in a stable order. */
+public final class ModelRegistry {
+    private final List<Model> models;
+
+    public ModelRegistry(List<Model> models) {
+        this.models = List.copyOf(models);
+    }
+
+    public List<Model> all() {
+        return models;
+    }
+
+    public Optional<Model> find(String provider, String id) {
+        return models.stream()
+                .filter(model -> model.provider().equals(provider) && model.id().equals(id))
+                .findFirst();
+    }
+
+    /** A model and the thinking level written after it, if any. */
+    public record Selection(Model model, ThinkingLevel thinkingLevel) {}
+
+    /**
+     * Resolves {@code id}, {@code provider/id} or {@code provider/id:thinking} (SPEC §2). The
+     * suffix is split at the last colon only when it names a thinking level, so ids containing
+     * colons (e.g. {@code llama3.1:8b}) survive. A bare id matches the first model with that id.
+     */
+    public Optional<Selection> resolve(String spec) {
+        if (spec == null || spec.isBlank()) {
+            return Optional.empty();
+        }
+        String body = spec.trim();
+        ThinkingLevel level = null;
+        int colon = body.lastIndexOf(':');
+        if (colon > 0) {
+            Optional<ThinkingLevel> parsed = ThinkingLevel.parse(body.substring(colon + 1));
+            if (parsed.isPresent()) {
+                level = parsed.get();
+                body = body.substring(0, colon);
+            }
+        }
+        ThinkingLevel thinking = level;
+        int slash = body.indexOf('/');
+        if (slash > 0) {
+            String provider = body.substring(0, slash);
+            String id = body.substring(slash + 1);
+            Optional<Model> exact = find(provider, id);
+            if (exact.isPresent()) {
+                return exact.map(model -> new Selection(model, thinking));
+            }
+        }
+        String id = body;
+        return models.stream().filter(model -> model.id().equals(id)).findFirst()
+                .map(model -> new Selection(model, thinking));
+    }
+}

@@ -1,0 +1,34 @@
+package dev.agentd.server.ai;
+
+import dev.agentd.protocol.event.AssistantMessageEvent;
+import dev.agentd.protocol.message.AgentMessage;
+
+/** Receives the progress of one streamed reply. Called on the streaming thread, in order. */
+public interface StreamListener {
+
+    /**
+     * Whether events should carry a snapshot of the partial message. False in delta update mode,
+     * which spares building a snapshot per delta.
+     */
+    boolean wantsPartials();
+
+    /** The reply has started (the provider's "start"); {@code partial} is empty. */
+    void onStart(AgentMessage.Assistant partial);
+
+    /** A content change: text/thinking/toolcall start, delta or end. */
+    void onEvent(AssistantMessageEvent event);
+
+    /** A listener that ignores everything (summaries, probes). */
+    StreamListener NONE = new StreamListener() {
+        @Override
+        public boolean wantsPartials() {
+            return false;
+        }
+
+        @Override
+        public void onStart(AgentMessage.Assistant partial) {}
+
+        @Override
+        public void onEvent(AssistantMessageEvent event) {}
+    };
+}

@@ -1,0 +1,203 @@
+package dev.agentd.server.auth;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentd.protocol.json.Json;
+import dev.agentd.server.runtime.Scheduler;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Credentials per provider (SPEC §2, §5.6), resolved in order: {@code --api-key} (for the provider
+ * of the model chosen at startup), {@code auth.json}, the provider's environment variable, then a
+ * {@code models.json} {@code apiKey}. {@code auth.json} may list several credentials for one
+ * provider: selection is sticky per session (start at FNV-1a(sessionId) mod n, skip blocked ones)
+ * and {@link #markUsageLimitReached} blocks the session's current credential so the next request
+ * uses another. Keys never appear in logs or exception messages.
+ */
+public final class AuthStore {
+    private static final Logger LOG = LoggerFactory.getLogger(AuthStore.class);
+    /** SPEC §5.6: how long a credential stays blocked when the server gave no hint. */
+    public static final long DEFAULT_BLOCK_MS = 60_000;
+    private static final Map<String, String> ENV_VARS = Map.ofEntries(
+            Map.entry("anthropic", "ANTHROPIC_API_KEY"),
+            Map.entry("openai", "OPENAI_API_KEY"),
+            Map.entry("openrouter", "OPENROUTER_API_KEY"),
+            Map.entry("groq", "GROQ_API_KEY"),
+            Map.entry("deepseek", "DEEPSEEK_API_KEY"),
+            Map.entry("xai", "XAI_API_KEY"),
+            Map.entry("cerebras", "CEREBRAS_API_KEY"),
+            Map.entry("mistral", "MISTRAL_API_KEY"),
+            Map.entry("together", "TOGETHER_API_KEY"),
+            Map.entry("fireworks", "FIREWORKS_API_KEY"));
+
+    private final Map<String, List<String>> stored;
+    private final SecretResolver secrets;
+    private final Scheduler clock;
+    private final Map<String, String> modelsJsonKeys = new HashMap<>();
+    private String cliProvider;
+    private String cliKey;
+    /** provider → credential index → blocked until (epoch ms). */
+    private final Map<String, Map<Integer, Long>> blockedUntil = new HashMap<>();
+    /** provider + "\u0000" + sessionId → index of the credential in use. */
+    private final Map<String, Integer> sticky = new HashMap<>();
+
+    public AuthStore(Map<String, List<String>> stored, SecretResolver secrets, Scheduler clock) {
+        Map<String, List<String>> copy = new HashMap<>();
+        stored.forEach((provider, specs) -> copy.put(provider, List.copyOf(specs)));
+        this.stored = copy;
+        this.secrets = secrets;
+        this.clock = clock;
+    }
+
+    /** Reads {@code auth.json}: provider → a credential or an array of credentials. */
+    public static AuthStore load(Path authFile, SecretResolver secrets, Scheduler clock) {
+        Map<String, List<String>> stored = new HashMap<>();
+        if (authFile != null && Files.exists(authFile)) {
+            try {
+                JsonNode root = Json.mapper().readTree(Files.readString(authFile, StandardCharsets.UTF_8));
+                if (root != null && root.isObject()) {
+                    root.fields().forEachRemaining(entry -> {
+                        List<String> keys = new ArrayList<>();
+                        JsonNode value = entry.getValue();
+                        if (value.isArray()) {
+                            value.forEach(item -> credentialSpec(item).ifPresent(keys::add));
+                        } else {
+                            credentialSpec(value).ifPresent(keys::add);
+                        }
+                        if (!keys.isEmpty()) {
+                            stored.put(entry.getKey(), keys);
+                        }
+                    });
+                } else {
+                    LOG.warn("auth file {} is not a JSON object; ignoring it", authFile);
+                }
+            } catch (IOException e) {
+                LOG.warn("auth file {} is malformed; ignoring it", authFile);
+            }
+        }
+        return new AuthStore(stored, secrets, clock);
+    }
+
+    private static Optional<String> credentialSpec(JsonNode credential) {
+        if (credential.isTextual()) {
+            return Optional.of(credential.textValue());
+        }
+        JsonNode key = credential.get("key");
+        if (key != null && key.isTextual() && "api_key".equals(credential.path("type").asText("api_key"))) {
+            return Optional.of(key.textValue());
+        }
+        return Optional.empty();
+    }
+
+    /** {@code --api-key}: overrides every other source for {@code provider}. */
+    public synchronized void setCliKey(String provider, String key) {
+        this.cliProvider = provider;
+        this.cliKey = key;
+    }
+
+    /** A {@code models.json} {@code apiKey} spec: the last resort for a custom provider. */
+    public synchronized void setModelsJsonKey(String provider, String spec) {
+        modelsJsonKeys.put(provider, spec);
+    }
+
+    public synchronized boolean hasCredential(String provider) {
+        return (cliKey != null && provider.equals(cliProvider)) || stored.containsKey(provider)
+                || envVar(provider).flatMap(secrets::env).isPresent() || modelsJsonKeys.containsKey(provider);
+    }
+
+    /** The key the session should use now for {@code provider}. */
+    public synchronized Optional<String> apiKey(String provider, String sessionId) {
+        if (cliKey != null && provider.equals(cliProvider)) {
+            return Optional.of(cliKey);
+        }
+        List<String> specs = stored.get(provider);
+        if (specs != null) {
+            int index = select(provider, sessionId, specs.size());
+            Optional<String> key = secrets.resolve(specs.get(index), "credential " + (index + 1) + " of " + provider);
+            if (key.isPresent()) {
+                return key;
+            }
+        }
+        Optional<String> fromEnv = envVar(provider).flatMap(secrets::env);
+        if (fromEnv.isPresent()) {
+            return fromEnv;
+        }
+        return Optional.ofNullable(modelsJsonKeys.get(provider))
+                .flatMap(spec -> secrets.resolve(spec, "the models.json key of " + provider));
+    }
+
+    /**
+     * Blocks the session's current {@code auth.json} credential of {@code provider} until now +
+     * {@code retryAfterMs} (default 60 s).
+     *
+     * @return true iff another credential of the provider is unblocked
+     */
+    public synchronized boolean markUsageLimitReached(String provider, String sessionId, Long retryAfterMs) {
+        List<String> specs = stored.get(provider);
+        Integer current = sticky.get(stickyKey(provider, sessionId));
+        if (specs == null || current == null) {
+            return false;
+        }
+        long until = clock.now() + (retryAfterMs == null || retryAfterMs <= 0 ? DEFAULT_BLOCK_MS : retryAfterMs);
+        blockedUntil.computeIfAbsent(provider, p -> new HashMap<>()).merge(current, until, Math::max);
+        for (int i = 0; i < specs.size(); i++) {
+            if (i != current && !isBlocked(provider, i)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** How many {@code auth.json} credentials a provider has. */
+    public synchronized int credentialCount(String provider) {
+        List<String> specs = stored.get(provider);
+        return specs == null ? 0 : specs.size();
+    }
+
+    private int select(String provider, String sessionId, int count) {
+        String key = stickyKey(provider, sessionId);
+        Integer current = sticky.get(key);
+        int start = current != null ? current : Integer.remainderUnsigned(fnv1a(sessionId), count);
+        for (int step = 0; step < count; step++) {
+            int candidate = (start + step) % count;
+            if (!isBlocked(provider, candidate)) {
+                sticky.put(key, candidate);
+                return candidate;
+            }
+        }
+        sticky.put(key, start);
+        return start;
+    }
+
+    private boolean isBlocked(String provider, int index) {
+        Long until = blockedUntil.getOrDefault(provider, Map.of()).get(index);
+        return until != null && until > clock.now();
+    }
+
+    private static String stickyKey(String provider, String sessionId) {
+        return provider + "\u0000" + (sessionId == null ? "" : sessionId);
+    }
+
+    private static Optional<String> envVar(String provider) {
+        return Optional.ofNullable(ENV_VARS.get(provider));
+    }
+
+    /** 32-bit FNV-1a over the UTF-8 bytes of {@code text}. */
+    static int fnv1a(String text) {
+        int hash = 0x811c9dc5;
+        for (byte b : (text == null ? "" : text).getBytes(StandardCharsets.UTF_8)) {
+            hash ^= b & 0xff;
+            hash *= 0x01000193;
+        }
+        return hash;
+    }
+}

@@ -1,0 +1,224 @@
+package dev.agentd.server.cli;
+
+import dev.agentd.protocol.command.FauxStep;
+import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.protocol.json.Json;
+import dev.agentd.protocol.jsonl.JsonlReader;
+import dev.agentd.protocol.jsonl.JsonlWriter;
+import dev.agentd.protocol.model.Model;
+import dev.agentd.protocol.model.ThinkingLevel;
+import dev.agentd.server.ai.ModelRegistry;
+import dev.agentd.server.ai.ProviderRegistry;
+import dev.agentd.server.ai.faux.FauxModels;
+import dev.agentd.server.ai.faux.FauxProvider;
+import dev.agentd.server.ai.faux.FauxScript;
+import dev.agentd.server.auth.AuthStore;
+import dev.agentd.server.auth.SecretResolver;
+import dev.agentd.server.config.Settings;
+import dev.agentd.server.config.SettingsStore;
+import dev.agentd.server.rpc.CommandRouter;
+import dev.agentd.server.rpc.RpcMode;
+import dev.agentd.server.rpc.RpcOutput;
+import dev.agentd.server.runtime.SystemScheduler;
+import dev.agentd.server.session.AgentSession;
+import dev.agentd.server.session.SessionContext;
+import dev.agentd.server.tools.ToolRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The impure wiring, in one place: reads the environment and files, builds the object graph,
+ * announces {@code ready}, serves stdin until EOF or SIGTERM, and shuts down in order (abort the
+ * run, let the session settle, exit 0).
+ */
+public final class Daemon {
+    private static final Logger LOG = LoggerFactory.getLogger(Daemon.class);
+    private static final long SHUTDOWN_GRACE_MS = 5_000;
+    private static final long DEFAULT_FAUX_CHUNK_DELAY_MS = 15;
+
+    private final CliOptions options;
+    private final InputStream in;
+    private final SystemScheduler scheduler;
+    private final AgentSession session;
+    private final RpcOutput output;
+    private final CommandRouter router;
+    private final AtomicBoolean shuttingDown = new AtomicBoolean();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    private Daemon(CliOptions options, InputStream in, SystemScheduler scheduler, AgentSession session,
+            RpcOutput output, CommandRouter router) {
+        this.options = options;
+        this.in = in;
+        this.scheduler = scheduler;
+        this.session = session;
+        this.output = output;
+        this.router = router;
+    }
+
+    /** Builds everything from the command line, the environment and the agent directory. */
+    public static Daemon start(CliOptions options, InputStream in, OutputStream out)
+            throws CliOptions.UsageException, IOException {
+        Map<String, String> env = System.getenv();
+        Path cwd = Path.of("").toAbsolutePath();
+        AgentDirs dirs = AgentDirs.resolve(env, cwd);
+        SettingsStore settings = new SettingsStore(dirs.globalSettings(), dirs.projectSettings());
+        SystemScheduler scheduler = new SystemScheduler();
+        AuthStore auth = AuthStore.load(dirs.authFile(), new SecretResolver(env), scheduler);
+
+        FauxScript script = new FauxScript();
+        if (options.fauxScript() != null) {
+            List<FauxStep> steps;
+            try {
+                steps = FauxScript.parse(options.fauxScript());
+            } catch (IOException e) {
+                throw new CliOptions.UsageException("cannot read --faux-script " + options.fauxScript() + ": "
+                        + e.getMessage());
+            }
+            script.enqueue(null, steps);
+        }
+        long chunkDelay = parseLong(env.get("AGENTD_FAUX_CHUNK_DELAY_MS"), DEFAULT_FAUX_CHUNK_DELAY_MS);
+        FauxProvider faux = new FauxProvider(script, scheduler, chunkDelay);
+
+        List<Model> catalog = new ArrayList<>(FauxModels.ALL);
+        ModelRegistry models = new ModelRegistry(catalog);
+        ProviderRegistry providers = new ProviderRegistry(List.of(faux));
+        ToolRegistry tools = ToolRegistry.empty();
+        SessionContext context = new SessionContext(models, providers, auth, settings, scheduler, tools,
+                () -> systemPrompt(cwd));
+
+        ModelRegistry.Selection selection = chooseModel(options, models, providers, auth, settings.current());
+        options.apiKeyValue().ifPresent(key -> auth.setCliKey(selection.model().provider(), key));
+        ThinkingLevel thinking = selection.thinkingLevel();
+        if (options.thinking() != null) {
+            thinking = ThinkingLevel.parse(options.thinking()).orElseThrow(() -> new CliOptions.UsageException(
+                    "--thinking must be one of off, minimal, low, medium, high, xhigh; got '" + options.thinking()
+                            + "'"));
+        }
+        if (options.mode().equals("jsonrpc")) {
+            throw new CliOptions.UsageException("--mode jsonrpc is not available yet; use --mode rpc");
+        }
+        AgentSession session = new AgentSession(context, selection.model(), thinking, options.updates());
+        Daemon[] self = new Daemon[1];
+        RpcOutput output = new RpcOutput(new JsonlWriter(out, Json.mapper()), () -> self[0].shutdown());
+        CommandRouter router = new CommandRouter(session, script);
+        self[0] = new Daemon(options, in, scheduler, session, output, router);
+        return self[0];
+    }
+
+    /** Serves until stdin ends or SIGTERM arrives; returns the exit code. */
+    public int serve() {
+        installSigtermHandler();
+        session.subscribe(output::write);
+        output.write(new AgentEvent.Ready(Version.current(), options.mode(), session.models().current()));
+        Thread reader = new Thread(() -> {
+            new RpcMode(in, output, router, JsonlReader.DEFAULT_MAX_LINE_BYTES).run();
+            shutdown();
+        }, "agentd-stdin");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+
+    /** Aborts the run, waits for the session to settle (bounded), and releases {@link #serve()}. */
+    private void shutdown() {
+        if (!shuttingDown.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            session.abort().get(SHUTDOWN_GRACE_MS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            LOG.warn("the run did not stop within {} ms; exiting anyway", SHUTDOWN_GRACE_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            LOG.warn("abort failed during shutdown: {}", e.getCause().toString());
+        }
+        session.close();
+        scheduler.close();
+        stopped.countDown();
+    }
+
+    @SuppressWarnings("restriction")
+    private void installSigtermHandler() {
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal("TERM"), signal -> {
+                Thread stopper = new Thread(this::shutdown, "agentd-sigterm");
+                stopper.setDaemon(true);
+                stopper.start();
+            });
+        } catch (IllegalArgumentException | UnsupportedOperationException e) {
+            LOG.debug("SIGTERM handler unavailable: {}", e.toString());
+        }
+    }
+
+    /**
+     * SPEC §2: {@code --model} (with {@code --provider}), else settings defaultProvider/defaultModel,
+     * else the first model whose provider has a credential, else faux/faux-1.
+     */
+    static ModelRegistry.Selection chooseModel(CliOptions options, ModelRegistry models, ProviderRegistry providers,
+            AuthStore auth, Settings settings) throws CliOptions.UsageException {
+        if (options.model() != null) {
+            String spec = options.provider() != null && !options.model().contains("/")
+                    ? options.provider() + "/" + options.model() : options.model();
+            return models.resolve(spec).orElseThrow(() -> new CliOptions.UsageException("unknown model '" + spec
+                    + "'"));
+        }
+        if (options.provider() != null) {
+            return models.all().stream().filter(model -> model.provider().equals(options.provider())).findFirst()
+                    .map(model -> new ModelRegistry.Selection(model, null))
+                    .orElseThrow(() -> new CliOptions.UsageException("unknown provider '" + options.provider() + "'"));
+        }
+        Optional<String> defaultProvider = settings.text("defaultProvider");
+        Optional<String> defaultModel = settings.text("defaultModel");
+        if (defaultProvider.isPresent() && defaultModel.isPresent()) {
+            Optional<Model> configured = models.find(defaultProvider.get(), defaultModel.get());
+            if (configured.isPresent()) {
+                return new ModelRegistry.Selection(configured.get(), null);
+            }
+            LOG.warn("settings: default model {}/{} is unknown; ignoring it", defaultProvider.get(), defaultModel.get());
+        }
+        for (Model model : models.all()) {
+            boolean needsKey = providers.forModel(model).map(p -> p.requiresCredential()).orElse(true);
+            if (needsKey && auth.hasCredential(model.provider())) {
+                return new ModelRegistry.Selection(model, null);
+            }
+        }
+        LOG.info("no credential found; using the embedded faux model {}", FauxModels.FAUX_1.selector());
+        return new ModelRegistry.Selection(FauxModels.FAUX_1, null);
+    }
+
+    private static String systemPrompt(Path cwd) {
+        return "You are an expert coding assistant running inside agentd, a headless agent daemon.\n"
+                + "Current working directory: " + cwd + "\nCurrent date: " + LocalDate.now();
+    }
+
+    private static long parseLong(String text, long fallback) {
+        if (text == null || text.isBlank()) {
+            return fallback;
+        }
+        try {
+            return Math.max(0, Long.parseLong(text.trim()));
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
+    }
+}

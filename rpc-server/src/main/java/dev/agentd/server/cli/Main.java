@@ -1,0 +1,48 @@
+package dev.agentd.server.cli;
+
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Entry point. Before anything else, takes stdout for the protocol and points {@code System.out}
+ * at stderr, so a stray print anywhere (ours or a library's) can never corrupt the record stream.
+ * Exit codes (SPEC §2): 0 after an orderly shutdown, 2 on bad arguments, 1 on a startup failure.
+ */
+public final class Main {
+    private Main() {}
+
+    public static void main(String[] args) {
+        OutputStream protocolOut = new FileOutputStream(FileDescriptor.out);
+        System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
+        CliOptions options;
+        try {
+            options = CliOptions.parse(args);
+        } catch (CliOptions.UsageException e) {
+            System.err.println("agentd: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        if (options.help() || options.version()) {
+            // Not a protocol session: the conventional place for these is stdout.
+            PrintStream out = new PrintStream(protocolOut, true, StandardCharsets.UTF_8);
+            out.print(options.help() ? CliOptions.USAGE : "agentd " + Version.current() + "\n");
+            out.flush();
+            System.exit(0);
+            return;
+        }
+        int code;
+        try {
+            code = Daemon.start(options, System.in, protocolOut).serve();
+        } catch (CliOptions.UsageException e) {
+            System.err.println("agentd: " + e.getMessage());
+            code = 2;
+        } catch (Exception e) {
+            System.err.println("agentd: startup failed: " + e.getMessage());
+            code = 1;
+        }
+        System.exit(code);
+    }
+}

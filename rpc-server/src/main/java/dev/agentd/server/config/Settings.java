@@ -1,0 +1,70 @@
+package dev.agentd.server.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+
+/**
+ * An immutable view of the effective settings (global merged with project merged with this
+ * process's runtime toggles). Typed getters return the default for a missing key, and for a
+ * malformed value the default plus one warning (reported once per key by the store).
+ */
+public final class Settings {
+    private final ObjectNode root;
+    private final BiConsumer<String, String> warnOnce;
+
+    Settings(ObjectNode root, BiConsumer<String, String> warnOnce) {
+        this.root = root;
+        this.warnOnce = warnOnce;
+    }
+
+    /** The node at a dotted path, or empty when absent or null. */
+    public Optional<JsonNode> node(String path) {
+        JsonNode node = root;
+        for (String part : path.split("\\.")) {
+            node = node == null ? null : node.get(part);
+        }
+        return node == null || node.isNull() ? Optional.empty() : Optional.of(node);
+    }
+
+    public boolean bool(String path, boolean fallback) {
+        return node(path).map(value -> {
+            if (value.isBoolean()) {
+                return value.booleanValue();
+            }
+            return malformed(path, value, "a boolean", fallback);
+        }).orElse(fallback);
+    }
+
+    public long integer(String path, long fallback, long min, long max) {
+        return node(path).map(value -> {
+            if (value.isIntegralNumber() && value.canConvertToLong() && value.longValue() >= min
+                    && value.longValue() <= max) {
+                return value.longValue();
+            }
+            return malformed(path, value, "an integer between " + min + " and " + max, fallback);
+        }).orElse(fallback);
+    }
+
+    public Optional<String> text(String path) {
+        return node(path).flatMap(value -> {
+            if (value.isTextual() && !value.textValue().isBlank()) {
+                return Optional.of(value.textValue());
+            }
+            malformed(path, value, "a non-empty string", null);
+            return Optional.empty();
+        });
+    }
+
+    /** The raw merged tree (read-only by convention). */
+    public ObjectNode root() {
+        return root;
+    }
+
+    private <T> T malformed(String path, JsonNode value, String expected, T fallback) {
+        warnOnce.accept(path, "settings: '" + path + "' should be " + expected + " but is " + value
+                + "; using " + (fallback == null ? "no value" : fallback));
+        return fallback;
+    }
+}

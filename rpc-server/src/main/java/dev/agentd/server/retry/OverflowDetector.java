@@ -1,0 +1,49 @@
+package dev.agentd.server.retry;
+
+import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.message.StopReason;
+import java.util.regex.Pattern;
+
+/**
+ * Context-overflow detection (SPEC §8.1): the providers' phrasings of "the prompt is larger than
+ * the window", and the silent case where a successful reply reports more input tokens than the
+ * model's context window. Overflow goes to compaction, never to retry.
+ */
+public final class OverflowDetector {
+    private static final Pattern PHRASES = Pattern.compile(String.join("|",
+            "prompt is too long",
+            "input is too long for requested model",
+            "exceeds the context window",
+            "input token count.*exceeds the maximum",
+            "maximum prompt length is \\d+",
+            "reduce the length of the messages",
+            "maximum context length is \\d+ tokens",
+            "exceeds the limit of \\d+",
+            "exceeds the available context size",
+            "greater than the context length",
+            "context window exceeds limit",
+            "exceeded model token limit",
+            "too large for model with \\d+ maximum context length",
+            "model_context_window_exceeded",
+            "context[_ ]length[_ ]exceeded",
+            "too many tokens",
+            "token limit exceeded",
+            "request_too_large"), Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    /** Cerebras-style bodiless 400/413, and any 413 (request entity too large). */
+    private static final Pattern BODILESS = Pattern.compile("^4(00|13)\\s*(status code)?\\s*\\(no body\\)|^413\\b",
+            Pattern.CASE_INSENSITIVE);
+
+    private OverflowDetector() {}
+
+    public static boolean isOverflow(AgentMessage.Assistant message, long contextWindow) {
+        if (message.stopReason() == StopReason.ERROR) {
+            String text = message.errorMessage();
+            if (message.errorStatus() != null && message.errorStatus() == 413) {
+                return true;
+            }
+            return text != null && (PHRASES.matcher(text).find() || BODILESS.matcher(text.trim()).find());
+        }
+        return message.stopReason() == StopReason.STOP && contextWindow > 0
+                && message.usage().input() + message.usage().cacheRead() > contextWindow;
+    }
+}

@@ -1,0 +1,41 @@
+package dev.agentd.server.retry;
+
+/**
+ * What the session does at the end of a run (ARCHITECTURE "one decision point"). The session
+ * executes actions; it never decides. Model fallback adds actions here without touching the rest.
+ */
+public sealed interface RecoveryAction {
+
+    /** True when another run of the same prompt follows ({@code agent_end.willRetry}). */
+    boolean continuesRun();
+
+    /** Nothing to recover: the prompt's run is over. */
+    record Finish() implements RecoveryAction {
+        @Override
+        public boolean continuesRun() {
+            return false;
+        }
+    }
+
+    /**
+     * Retry on the same model after {@code delayMs}. {@code credentialSwitched}: the usage limit
+     * blocked the credential in use and another one will serve the retry (the delay is then 0).
+     */
+    record Retry(int attempt, long delayMs, String errorMessage, boolean credentialSwitched) implements RecoveryAction {
+        @Override
+        public boolean continuesRun() {
+            return true;
+        }
+    }
+
+    /**
+     * End the open retry chain (or refuse to start one) with {@code auto_retry_end{success:false}},
+     * then do {@code then}.
+     */
+    record GiveUp(int attempt, String finalError, RecoveryAction then) implements RecoveryAction {
+        @Override
+        public boolean continuesRun() {
+            return then.continuesRun();
+        }
+    }
+}

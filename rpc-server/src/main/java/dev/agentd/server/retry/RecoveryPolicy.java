@@ -1,0 +1,58 @@
+package dev.agentd.server.retry;
+
+import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.message.StopReason;
+
+/**
+ * The end-of-run decision (SPEC §5.3): pure apart from the credential-rotation port it is given.
+ *
+ * <ul>
+ *   <li>a retryable error (see {@link ErrorClassifier}) starts or continues a chain: attempt n
+ *       waits {@code baseDelayMs * 2^(n-1)}; past {@code maxRetries} the chain gives up reporting
+ *       {@code n - 1} attempts;</li>
+ *   <li>usage-limit errors block the credential in use; when another credential is free the
+ *       retry uses it at once ({@code delayMs = 0});</li>
+ *   <li>a server hint above {@code maxRetryDelayMs} ends the chain unless a credential switch
+ *       applies (SPEC §5.5);</li>
+ *   <li>a non-retryable error while a chain is open ends it with {@code success:false} (pi leaves
+ *       the chain dangling; SPEC §5.3 fixes that);</li>
+ *   <li>disabled retries and a chain cancelled mid-attempt never retry.</li>
+ * </ul>
+ */
+public final class RecoveryPolicy {
+
+    public RecoveryAction decide(RunFacts facts, CredentialRotation rotation) {
+        AgentMessage.Assistant last = facts.lastAssistant();
+        RecoveryAction afterRetry = new RecoveryAction.Finish();
+        if (last == null || last.stopReason() != StopReason.ERROR) {
+            return afterRetry;
+        }
+        String error = last.errorMessage() == null || last.errorMessage().isBlank() ? "Unknown error"
+                : last.errorMessage();
+        boolean retryable = ErrorClassifier.isRetryable(last, facts.contextWindow());
+        RetryConfig config = facts.config();
+        if (!retryable || !config.enabled() || facts.retrySuppressed()) {
+            return facts.chainAttempt() > 0
+                    ? new RecoveryAction.GiveUp(facts.chainAttempt(), error, afterRetry)
+                    : afterRetry;
+        }
+        int attempt = facts.chainAttempt() + 1;
+        if (attempt > config.maxRetries()) {
+            return new RecoveryAction.GiveUp(attempt - 1, error, afterRetry);
+        }
+        long delay = config.backoffMs(attempt);
+        boolean switched = false;
+        if (ErrorClassifier.isUsageLimit(last)) {
+            switched = rotation.markUsageLimitReached(last.retryAfterMs());
+            if (switched) {
+                delay = 0;
+            }
+        }
+        Long hint = last.retryAfterMs();
+        if (!switched && hint != null && hint > config.maxRetryDelayMs()) {
+            return new RecoveryAction.GiveUp(attempt - 1, "Provider requested retry delay " + hint
+                    + "ms, exceeding configured maximum " + config.maxRetryDelayMs() + "ms", afterRetry);
+        }
+        return new RecoveryAction.Retry(attempt, delay, error, switched);
+    }
+}

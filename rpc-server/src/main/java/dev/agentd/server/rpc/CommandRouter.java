@@ -1,0 +1,203 @@
+package dev.agentd.server.rpc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import dev.agentd.protocol.command.Command;
+import dev.agentd.protocol.json.Json;
+import dev.agentd.protocol.json.WireTypes;
+import dev.agentd.protocol.response.Response;
+import dev.agentd.protocol.response.Results;
+import dev.agentd.server.agent.MessageQueues;
+import dev.agentd.server.ai.faux.FauxScript;
+import dev.agentd.server.session.AgentSession;
+import dev.agentd.server.session.PromptFailedException;
+import dev.agentd.server.session.PromptRejectedException;
+import dev.agentd.server.session.PromptTicket;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Command → session call → response (SPEC §3.2–3.3), shared by both wire dialects. The id is
+ * echoed on every response, including failures thrown by a handler (which name the command, not
+ * {@code parse}). Handlers run on the reader thread and must not block: long operations return a
+ * future and are answered when it completes.
+ */
+public final class CommandRouter {
+    private static final Logger LOG = LoggerFactory.getLogger(CommandRouter.class);
+
+    private final AgentSession session;
+    private final FauxScript faux;
+    private final Map<Class<? extends Command>, Function<Command, CompletionStage<?>>> handlers = new HashMap<>();
+
+    public CommandRouter(AgentSession session, FauxScript faux) {
+        this.session = session;
+        this.faux = faux;
+        register();
+    }
+
+    /** Handles one decoded command; {@code respond} receives its response(s) on whatever thread. */
+    public void dispatch(String id, Command command, Consumer<Response> respond) {
+        String name = command.type();
+        if (command instanceof Command.Prompt prompt) {
+            prompt(id, prompt, respond);
+            return;
+        }
+        CompletionStage<?> result;
+        try {
+            result = handlers.get(command.getClass()).apply(command);
+        } catch (RuntimeException e) {
+            respond.accept(failure(id, name, e));
+            return;
+        }
+        result.whenComplete((data, error) -> {
+            if (error != null) {
+                respond.accept(failure(id, name, error));
+            } else {
+                respond.accept(Response.ok(id, name, toData(data)));
+            }
+        });
+    }
+
+    /**
+     * Answers at once, then starts the run, so the acknowledgement precedes {@code agent_start}. A
+     * prompt that fails before its run starts gets a second response with the same id (SPEC §3.3).
+     */
+    private void prompt(String id, Command.Prompt prompt, Consumer<Response> respond) {
+        PromptTicket ticket;
+        try {
+            ticket = session.accept(prompt.message(), prompt.images(), prompt.streamingBehavior());
+        } catch (RuntimeException e) {
+            respond.accept(failure(id, prompt.type(), e));
+            return;
+        }
+        respond.accept(Response.ok(id, prompt.type(), null));
+        ticket.done().whenComplete((ignored, error) -> {
+            Throwable cause = unwrap(error);
+            if (cause instanceof PromptFailedException) {
+                respond.accept(Response.failure(id, prompt.type(), cause.getMessage()));
+            }
+        });
+        ticket.launch();
+    }
+
+    private void register() {
+        on(Command.Steer.class, c -> run(() -> session.steer(c.message(), c.images())));
+        on(Command.FollowUp.class, c -> run(() -> session.followUp(c.message(), c.images())));
+        on(Command.Abort.class, c -> session.abort());
+        on(Command.AbortRetry.class, c -> run(session::abortRetry));
+        on(Command.NewSession.class, c -> session.newSession().thenApply(v -> new Results.Cancelled(false)));
+        on(Command.GetState.class, c -> done(session.state()));
+        on(Command.GetMessages.class, c -> done(new Results.Messages(session.messages())));
+        on(Command.SetModel.class, c -> done(session.models().set(c.provider(), c.modelId())));
+        on(Command.CycleModel.class, c -> done(session.models().cycle().<Object>map(m -> m)
+                .orElse(NullNode.getInstance())));
+        on(Command.GetAvailableModels.class, c -> done(new Results.Models(session.models().available())));
+        on(Command.SetThinkingLevel.class, c -> run(() -> session.models().setThinkingLevel(c.level())));
+        on(Command.CycleThinkingLevel.class, c -> done(session.models().cycleThinkingLevel()
+                .<Object>map(Results.Level::new).orElse(NullNode.getInstance())));
+        on(Command.SetSteeringMode.class, c -> run(() -> session.setSteeringMode(c.mode())));
+        on(Command.SetFollowUpMode.class, c -> run(() -> session.setFollowUpMode(c.mode())));
+        on(Command.SetAutoRetry.class, c -> run(() -> session.setAutoRetry(c.enabled())));
+        on(Command.GetRetrySettings.class, c -> done(retrySettings()));
+        on(Command.SetRetrySettings.class, c -> {
+            session.setRetrySettings(c.maxRetries(), c.baseDelayMs(), c.maxRetryDelayMs());
+            return done(retrySettings());
+        });
+        on(Command.ClearQueue.class, c -> {
+            MessageQueues.Cleared cleared = session.clearQueue();
+            return done(new Results.ClearedQueues(cleared.steering(), cleared.followUp()));
+        });
+        on(Command.GetSessionStats.class, c -> done(session.stats()));
+        on(Command.GetLastAssistantText.class, c -> done(new Results.LastAssistantText(
+                session.lastAssistantText().orElse(null))));
+        on(Command.SetSessionName.class, c -> run(() -> session.setSessionName(c.name())));
+        on(Command.GetCommands.class, c -> done(new Results.Commands(List.of())));
+        on(Command.FauxEnqueue.class, c -> done(new Results.FauxQueued(faux.enqueue(c.model(), c.steps()))));
+        on(Command.SetEventOptions.class, c -> {
+            session.setUpdateMode(c.updates());
+            return done(new Results.EventOptions(c.updates()));
+        });
+        on(Command.SetAutoCompaction.class, c -> run(() -> session.setAutoCompaction(c.enabled())));
+
+        unavailable(Command.Bash.class, "the coding tools");
+        unavailable(Command.AbortBash.class, "the coding tools");
+        unavailable(Command.Compact.class, "sessions on disk and compaction");
+        unavailable(Command.SwitchSession.class, "sessions on disk and compaction");
+        unavailable(Command.Fork.class, "sessions on disk and compaction");
+        unavailable(Command.GetForkMessages.class, "sessions on disk and compaction");
+        unavailable(Command.GetFallbackState.class, "model fallback chains");
+        unavailable(Command.SetFallbackChain.class, "model fallback chains");
+        unavailable(Command.RemoveFallbackChain.class, "model fallback chains");
+        unavailable(Command.SetModelFallback.class, "model fallback chains");
+        unavailable(Command.SetFallbackRevertPolicy.class, "model fallback chains");
+
+        for (Class<?> type : Command.class.getPermittedSubclasses()) {
+            if (type != Command.Prompt.class && !handlers.containsKey(type)) {
+                throw new IllegalStateException("no handler for " + type.getSimpleName());
+            }
+        }
+    }
+
+    private Results.RetrySettings retrySettings() {
+        var config = session.retryConfig();
+        return new Results.RetrySettings(config.enabled(), config.maxRetries(), config.baseDelayMs(),
+                config.maxRetryDelayMs());
+    }
+
+    @SuppressWarnings("unchecked")
+    private <C extends Command> void on(Class<C> type, Function<C, CompletionStage<?>> handler) {
+        handlers.put(type, command -> handler.apply((C) command));
+    }
+
+    private void unavailable(Class<? extends Command> type, String subsystem) {
+        String name = WireTypes.nameOf(type);
+        on(type, c -> CompletableFuture.failedFuture(new UnsupportedOperationException(
+                name + " is not available yet: it arrives with " + subsystem)));
+    }
+
+    private static CompletionStage<Object> done(Object data) {
+        return CompletableFuture.completedFuture(data);
+    }
+
+    private static CompletionStage<Object> run(Runnable action) {
+        action.run();
+        return CompletableFuture.completedFuture(null);
+    }
+
+    private static JsonNode toData(Object data) {
+        if (data == null) {
+            return null;
+        }
+        if (data instanceof JsonNode node) {
+            return node;
+        }
+        return Json.mapper().valueToTree(data);
+    }
+
+    private static Response failure(String id, String command, Throwable error) {
+        Throwable cause = unwrap(error);
+        boolean expected = cause instanceof IllegalArgumentException || cause instanceof IllegalStateException
+                || cause instanceof UnsupportedOperationException || cause instanceof PromptRejectedException;
+        if (!expected) {
+            LOG.error("{} failed", command, cause);
+        }
+        String message = cause.getMessage() != null ? cause.getMessage() : cause.getClass().getSimpleName();
+        return Response.failure(id, command, message);
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        Throwable cause = error;
+        while (cause instanceof CompletionException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+}

@@ -1,0 +1,94 @@
+package dev.agentd.server.rpc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentd.protocol.command.CommandCodec;
+import dev.agentd.protocol.json.Json;
+import dev.agentd.protocol.jsonl.JsonlReader;
+import dev.agentd.protocol.response.Response;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The pi-compatible JSONL mode (SPEC §3): reads one command per line from stdin, in order, on the
+ * calling thread, and hands each to the router, which answers quick commands at once and long
+ * ones (abort, new_session) asynchronously — the reader never waits for a run. Every malformed
+ * input gets a response and the loop goes on; only end of input stops it.
+ */
+public final class RpcMode {
+    private static final Logger LOG = LoggerFactory.getLogger(RpcMode.class);
+    /** Where to look for an {@code "id"} in a line that is not valid JSON. */
+    private static final Pattern ID = Pattern.compile("\"id\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
+    private static final int ID_SCAN_LIMIT = 64 * 1024;
+
+    private final InputStream in;
+    private final RpcOutput out;
+    private final CommandRouter router;
+    private final int maxLineBytes;
+
+    public RpcMode(InputStream in, RpcOutput out, CommandRouter router, int maxLineBytes) {
+        this.in = in;
+        this.out = out;
+        this.router = router;
+        this.maxLineBytes = maxLineBytes;
+    }
+
+    /** Serves until stdin ends. */
+    public void run() {
+        JsonlReader reader = new JsonlReader(in, maxLineBytes);
+        while (true) {
+            JsonlReader.Line line;
+            try {
+                line = reader.next();
+            } catch (IOException e) {
+                LOG.warn("stdin failed: {}", e.getMessage());
+                return;
+            }
+            if (line == null) {
+                return;
+            }
+            if (line instanceof JsonlReader.Line.TooLong tooLong) {
+                out.write(Response.failure(null, "parse", "Failed to parse command: line of " + tooLong.length()
+                        + " bytes exceeds the limit of " + maxLineBytes + " bytes"));
+            } else if (line instanceof JsonlReader.Line.Text text) {
+                handle(text.bytes());
+            }
+        }
+    }
+
+    private void handle(byte[] bytes) {
+        JsonNode node;
+        try {
+            node = Json.mapper().readTree(bytes);
+        } catch (IOException e) {
+            out.write(Response.failure(recoverId(bytes), "parse", "Failed to parse command: " + firstLine(e)));
+            return;
+        }
+        CommandCodec.Result result = CommandCodec.decode(node);
+        if (result instanceof CommandCodec.Rejected rejected) {
+            out.write(Response.failure(rejected.id(), rejected.command(), rejected.error()));
+        } else if (result instanceof CommandCodec.Decoded decoded) {
+            router.dispatch(decoded.id(), decoded.command(), out::write);
+        }
+    }
+
+    private static String recoverId(byte[] bytes) {
+        String head = new String(bytes, 0, Math.min(bytes.length, ID_SCAN_LIMIT), StandardCharsets.UTF_8);
+        Matcher matcher = ID.matcher(head);
+        return matcher.find() ? matcher.group(1) : null;
+    }
+
+    private static String firstLine(IOException e) {
+        String message = e instanceof com.fasterxml.jackson.core.JsonProcessingException json
+                ? json.getOriginalMessage() : e.getMessage();
+        if (message == null) {
+            return "invalid JSON";
+        }
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
+}

@@ -1,0 +1,85 @@
+package dev.agentd.server.session;
+
+import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.message.StopReason;
+import dev.agentd.protocol.message.Usage;
+import dev.agentd.protocol.model.Model;
+import dev.agentd.server.ai.Provider;
+import dev.agentd.server.ai.StreamListener;
+import dev.agentd.server.ai.StreamRequest;
+import dev.agentd.server.runtime.CancellationToken;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns "stream a reply for this context" into one provider request: picks the provider of the
+ * current model, resolves its credential for this session (so rotation applies per attempt),
+ * and converts anything unexpected into an error reply — nothing throws out of a run.
+ */
+final class ProviderCalls {
+    private static final Logger LOG = LoggerFactory.getLogger(ProviderCalls.class);
+
+    private final SessionContext context;
+    private final ModelControl models;
+    private final Supplier<String> sessionId;
+
+    ProviderCalls(SessionContext context, ModelControl models, Supplier<String> sessionId) {
+        this.context = context;
+        this.models = models;
+        this.sessionId = sessionId;
+    }
+
+    /** Why the current model cannot be called at all (checked before a prompt's run starts). */
+    Optional<String> credentialProblem() {
+        Model model = models.current();
+        Optional<Provider> provider = context.providers().forModel(model);
+        if (provider.isEmpty()) {
+            return Optional.of(noProvider(model));
+        }
+        if (provider.get().requiresCredential() && !context.auth().hasCredential(model.provider())) {
+            return Optional.of(noKey(model));
+        }
+        return Optional.empty();
+    }
+
+    AgentMessage.Assistant stream(List<AgentMessage> messages, StreamListener listener, CancellationToken cancel) {
+        Model model = models.current();
+        Optional<Provider> provider = context.providers().forModel(model);
+        if (provider.isEmpty()) {
+            return failure(model, noProvider(model));
+        }
+        String key = null;
+        if (provider.get().requiresCredential()) {
+            key = context.auth().apiKey(model.provider(), sessionId.get()).orElse(null);
+            if (key == null) {
+                return failure(model, noKey(model));
+            }
+        }
+        StreamRequest request = new StreamRequest(model, context.systemPrompt().get(), messages,
+                context.tools().definitions(), models.thinkingLevel(), key, sessionId.get());
+        try {
+            return provider.get().stream(request, listener, cancel);
+        } catch (RuntimeException e) {
+            // Provider contract violation; the exception's message could quote a request, so only its type is shown.
+            LOG.error("provider {} threw {}", model.api(), e.getClass().getName());
+            return failure(model, "Provider failed: " + e.getClass().getSimpleName());
+        }
+    }
+
+    private AgentMessage.Assistant failure(Model model, String message) {
+        return new AgentMessage.Assistant(List.of(), model.api(), model.provider(), model.id(), Usage.ZERO,
+                StopReason.ERROR, message, context.scheduler().now());
+    }
+
+    private static String noProvider(Model model) {
+        return "No API provider registered for api: " + model.api();
+    }
+
+    private static String noKey(Model model) {
+        return "No API key found for " + model.provider() + ". Set it with --api-key, in auth.json, or in the "
+                + "provider's environment variable.";
+    }
+}
