@@ -21,12 +21,10 @@ import java.util.stream.Collectors;
  */
 public final class CommandCodec {
     private static final Map<String, Class<? extends Command>> TYPES = WireTypes.registry(Command.class);
-    private static final ClassValue<List<RecordComponent>> REQUIRED = new ClassValue<>() {
+    private static final ClassValue<List<RecordComponent>> COMPONENTS = new ClassValue<>() {
         @Override
         protected List<RecordComponent> computeValue(Class<?> type) {
-            return Arrays.stream(type.getRecordComponents())
-                    .filter(component -> component.isAnnotationPresent(Required.class))
-                    .toList();
+            return List.of(type.getRecordComponents());
         }
     };
 
@@ -89,16 +87,31 @@ public final class CommandCodec {
         } catch (Exception e) {
             return new Rejected(id, type, "Invalid command: " + e.getMessage());
         }
-        for (RecordComponent component : REQUIRED.get(cls)) {
+        String invalid = checkFields(command);
+        return invalid == null ? new Decoded(id, command) : new Rejected(id, type, invalid);
+    }
+
+    /** Required fields present; no list holds a null element. Returns the problem, or null. */
+    private static String checkFields(Command command) {
+        for (RecordComponent component : COMPONENTS.get(command.getClass())) {
+            Object value;
             try {
-                if (component.getAccessor().invoke(command) == null) {
-                    return new Rejected(id, type, "Missing required field '" + component.getName() + "'");
-                }
+                value = component.getAccessor().invoke(command);
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException(e);
             }
+            if (value == null && component.isAnnotationPresent(Required.class)) {
+                return "Missing required field '" + component.getName() + "'";
+            }
+            if (value instanceof List<?> list) {
+                for (int i = 0; i < list.size(); i++) {
+                    if (list.get(i) == null) {
+                        return "Invalid field '" + component.getName() + "[" + i + "]': must not be null";
+                    }
+                }
+            }
         }
-        return new Decoded(id, command);
+        return null;
     }
 
     /** The JSON object for a command, with its {@code id} when given. */
@@ -121,25 +134,24 @@ public final class CommandCodec {
         String pathText = path.stream()
                 .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
                 .collect(Collectors.joining(".")).replace(".[", "[");
+        String original = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+        if (original.contains("out of range")) {
+            return "Invalid field '" + pathText + "': number out of range";
+        }
         String expected = expected(e);
         if (e instanceof InvalidFormatException invalid && invalid.getTargetType() != null
                 && invalid.getTargetType().isEnum()) {
-            String allowed = Arrays.stream(invalid.getTargetType().getEnumConstants())
-                    .map(Object::toString).collect(Collectors.joining(", "));
             return "Invalid field '" + pathText + "': " + describeValue(invalid.getValue()) + " is not one of "
-                    + enumNames(invalid.getTargetType(), allowed);
+                    + enumNames(invalid.getTargetType());
         }
         return "Invalid field '" + pathText + "': expected " + expected;
     }
 
-    private static String enumNames(Class<?> type, String fallback) {
-        try {
-            return Arrays.stream(type.getEnumConstants())
-                    .map(constant -> Json.mapper().valueToTree(constant).asText())
-                    .collect(Collectors.joining(", "));
-        } catch (RuntimeException e) {
-            return fallback;
-        }
+    /** The wire names of an enum's constants. */
+    private static String enumNames(Class<?> type) {
+        return Arrays.stream(type.getEnumConstants())
+                .map(constant -> Json.mapper().valueToTree(constant).asText())
+                .collect(Collectors.joining(", "));
     }
 
     private static String expected(JsonMappingException e) {

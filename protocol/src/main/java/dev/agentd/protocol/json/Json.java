@@ -52,6 +52,7 @@ public final class Json {
         JsonMapper mapper = JsonMapper.builder()
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
                 .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
                 .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
                 .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)

@@ -17,6 +17,7 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +34,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class SettingsStore {
     private static final Logger LOG = LoggerFactory.getLogger(SettingsStore.class);
+    private static final Map<Path, ReentrantLock> PROCESS_LOCKS = new ConcurrentHashMap<>();
 
     private final Path globalFile;
     private final Path projectFile;
@@ -80,7 +82,10 @@ public final class SettingsStore {
 
     private void persist(String path, JsonNode value) throws IOException {
         Files.createDirectories(globalFile.toAbsolutePath().getParent());
-        Path lockFile = globalFile.resolveSibling(globalFile.getFileName() + ".lock");
+        Path lockFile = globalFile.toAbsolutePath().normalize().resolveSibling(globalFile.getFileName() + ".lock");
+        // A file lock excludes other processes only; threads of this JVM queue on a lock per file.
+        ReentrantLock processLock = PROCESS_LOCKS.computeIfAbsent(lockFile, file -> new ReentrantLock());
+        processLock.lock();
         try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
              FileLock ignored = channel.lock()) {
             ObjectNode onDisk;
@@ -103,6 +108,8 @@ public final class SettingsStore {
             }
             put(onDisk, path, value);
             writeAtomically(globalFile, mapper.writerWithDefaultPrettyPrinter().writeValueAsBytes(onDisk));
+        } finally {
+            processLock.unlock();
         }
     }
 

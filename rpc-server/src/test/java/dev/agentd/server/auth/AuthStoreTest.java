@@ -1,0 +1,95 @@
+package dev.agentd.server.auth;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.agentd.server.testing.FakeScheduler;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** SPEC §2 credential sources and §5.6 rotation. */
+class AuthStoreTest {
+    @TempDir
+    Path dir;
+    final FakeScheduler clock = new FakeScheduler();
+
+    private AuthStore load(String json, Map<String, String> env) throws IOException {
+        Path file = dir.resolve("auth.json");
+        Files.writeString(file, json);
+        return AuthStore.load(file, new SecretResolver(env), clock);
+    }
+
+    @Test
+    void readsOneCredentialOrAnArrayPerProvider() throws IOException {
+        AuthStore auth = load("{\"anthropic\":{\"type\":\"api_key\",\"key\":\"sk-one\"},"
+                + "\"openai\":[{\"type\":\"api_key\",\"key\":\"a\"},{\"type\":\"api_key\",\"key\":\"b\"}]}", Map.of());
+        assertEquals(Optional.of("sk-one"), auth.apiKey("anthropic", "s"));
+        assertEquals(2, auth.credentialCount("openai"));
+        assertTrue(auth.hasCredential("openai"));
+        assertFalse(auth.hasCredential("groq"));
+    }
+
+    @Test
+    void resolutionOrderIsCliThenAuthFileThenEnvironmentThenModelsJson() throws IOException {
+        AuthStore auth = load("{\"openai\":{\"type\":\"api_key\",\"key\":\"from-file\"}}",
+                Map.of("OPENAI_API_KEY", "from-env", "GROQ_API_KEY", "groq-env"));
+        auth.setModelsJsonKey("openai", "from-models");
+        auth.setModelsJsonKey("custom", "custom-literal");
+        assertEquals(Optional.of("from-file"), auth.apiKey("openai", "s"));
+        auth.setCliKey("openai", "from-cli");
+        assertEquals(Optional.of("from-cli"), auth.apiKey("openai", "s"));
+        assertEquals(Optional.of("groq-env"), auth.apiKey("groq", "s"));
+        assertEquals(Optional.of("custom-literal"), auth.apiKey("custom", "s"));
+    }
+
+    @Test
+    void valuesResolveCommandsAndEnvironmentNames() throws IOException {
+        AuthStore auth = load("{\"a\":{\"type\":\"api_key\",\"key\":\"!printf ' cmd-key \\\\n'\"},"
+                + "\"b\":{\"type\":\"api_key\",\"key\":\"MY_KEY_VAR\"},"
+                + "\"c\":{\"type\":\"api_key\",\"key\":\"!exit 3\"}}", Map.of("MY_KEY_VAR", "env-value"));
+        assertEquals(Optional.of("cmd-key"), auth.apiKey("a", "s"));
+        assertEquals(Optional.of("env-value"), auth.apiKey("b", "s"));
+        assertEquals(Optional.empty(), auth.apiKey("c", "s"));
+    }
+
+    @Test
+    void selectionIsStickyPerSessionAndStartsAtTheSessionHash() {
+        AuthStore auth = new AuthStore(Map.of("p", List.of("k0", "k1", "k2")), new SecretResolver(Map.of()), clock);
+        String session = "session-x";
+        int expected = Integer.remainderUnsigned(AuthStore.fnv1a(session), 3);
+        assertEquals(Optional.of("k" + expected), auth.apiKey("p", session));
+        assertEquals(Optional.of("k" + expected), auth.apiKey("p", session));
+    }
+
+    @Test
+    void usageLimitBlocksTheCurrentCredentialUntilTheHintExpires() {
+        AuthStore auth = new AuthStore(Map.of("p", List.of("k0", "k1")), new SecretResolver(Map.of()), clock);
+        String first = auth.apiKey("p", "s").orElseThrow();
+        assertTrue(auth.markUsageLimitReached("p", "s", 10_000L));
+        String second = auth.apiKey("p", "s").orElseThrow();
+        assertFalse(first.equals(second));
+        assertFalse(auth.markUsageLimitReached("p", "s", null), "both blocked now");
+        clock.advance(10_001);
+        assertTrue(auth.markUsageLimitReached("p", "s", null), "the first block expired");
+    }
+
+    @Test
+    void aSessionThatUsedNoStoredCredentialCannotRotate() {
+        AuthStore auth = new AuthStore(Map.of("p", List.of("k0", "k1")), new SecretResolver(Map.of()), clock);
+        assertFalse(auth.markUsageLimitReached("p", "never-asked", null));
+        assertFalse(auth.markUsageLimitReached("other", "s", null));
+    }
+
+    @Test
+    void aMalformedAuthFileIsIgnored() throws IOException {
+        AuthStore auth = load("{broken", Map.of());
+        assertFalse(auth.hasCredential("anthropic"));
+    }
+}

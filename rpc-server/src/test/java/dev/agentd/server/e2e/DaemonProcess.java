@@ -1,0 +1,227 @@
+package dev.agentd.server.e2e;
+
+import dev.agentd.server.testing.Waits;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentd.protocol.json.Json;
+import dev.agentd.protocol.jsonl.JsonlReader;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * The real {@code agentd.jar} in a child process, driven with raw JSON lines. Every stdout line is
+ * kept raw and parsed; a line that is not a JSON object is recorded so tests can assert there is
+ * none.
+ */
+public final class DaemonProcess implements AutoCloseable {
+    private final Process process;
+    private final OutputStream stdin;
+    private final List<String> rawLines = Collections.synchronizedList(new ArrayList<>());
+    private final List<JsonNode> records = Collections.synchronizedList(new ArrayList<>());
+    private final List<String> nonJson = Collections.synchronizedList(new ArrayList<>());
+    private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+    private final Thread reader;
+    private final Thread errReader;
+
+    private DaemonProcess(Process process) {
+        this.process = process;
+        this.stdin = process.getOutputStream();
+        this.reader = new Thread(this::readStdout, "test-daemon-stdout");
+        this.errReader = new Thread(this::readStderr, "test-daemon-stderr");
+        reader.setDaemon(true);
+        errReader.setDaemon(true);
+        reader.start();
+        errReader.start();
+    }
+
+    /** The jar built by this module's package phase. */
+    public static Path jar() {
+        String configured = System.getProperty("agentd.jar");
+        return Path.of(configured != null ? configured : "target/agentd.jar").toAbsolutePath();
+    }
+
+    public static List<String> javaCommand() {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return List.of(java, "-jar", jar().toString());
+    }
+
+    public static DaemonProcess start(Path agentDir, Path cwd, String... args) throws IOException {
+        return start(agentDir, cwd, Map.of(), args);
+    }
+
+    public static DaemonProcess start(Path agentDir, Path cwd, Map<String, String> env, String... args)
+            throws IOException {
+        List<String> command = new ArrayList<>(javaCommand());
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(cwd.toFile());
+        builder.environment().put("AGENTD_DIR", agentDir.toString());
+        builder.environment().put("AGENTD_FAUX_CHUNK_DELAY_MS", "1");
+        for (String key : List.of("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY", "GROQ_API_KEY")) {
+            builder.environment().remove(key);
+        }
+        builder.environment().putAll(env);
+        return new DaemonProcess(builder.start());
+    }
+
+    private void readStdout() {
+        try (InputStream in = process.getInputStream()) {
+            JsonlReader lines = new JsonlReader(in);
+            JsonlReader.Line line;
+            while ((line = lines.next()) != null) {
+                if (line instanceof JsonlReader.Line.Text text) {
+                    String raw = new String(text.bytes(), StandardCharsets.UTF_8);
+                    rawLines.add(raw);
+                    try {
+                        JsonNode node = Json.mapper().readTree(text.bytes());
+                        if (node instanceof ObjectNode) {
+                            records.add(node);
+                        } else {
+                            nonJson.add(raw);
+                        }
+                    } catch (IOException e) {
+                        nonJson.add(raw);
+                    }
+                } else {
+                    nonJson.add("<too long line>");
+                }
+            }
+        } catch (IOException e) {
+            // the process went away
+        }
+    }
+
+    private void readStderr() {
+        try (InputStream in = process.getErrorStream()) {
+            byte[] buffer = new byte[8192];
+            int n;
+            while ((n = in.read(buffer)) > 0) {
+                synchronized (stderr) {
+                    stderr.write(buffer, 0, n);
+                }
+            }
+        } catch (IOException e) {
+            // the process went away
+        }
+    }
+
+    /** Writes one raw line (a newline is appended). */
+    public void send(String line) throws IOException {
+        stdin.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        stdin.flush();
+    }
+
+    public void send(JsonNode command) throws IOException {
+        send(Json.mapper().writeValueAsString(command));
+    }
+
+    /** Builds {@code {"type":type,"id":id,...fields}} from alternating key/value pairs. */
+    public static ObjectNode command(String type, String id, Object... fields) {
+        ObjectNode node = Json.mapper().createObjectNode();
+        node.put("type", type);
+        if (id != null) {
+            node.put("id", id);
+        }
+        for (int i = 0; i < fields.length; i += 2) {
+            node.set((String) fields[i], Json.mapper().valueToTree(fields[i + 1]));
+        }
+        return node;
+    }
+
+    public List<JsonNode> records() {
+        synchronized (records) {
+            return List.copyOf(records);
+        }
+    }
+
+    public List<String> rawLines() {
+        synchronized (rawLines) {
+            return List.copyOf(rawLines);
+        }
+    }
+
+    public List<String> nonJsonLines() {
+        synchronized (nonJson) {
+            return List.copyOf(nonJson);
+        }
+    }
+
+    public List<String> types() {
+        return records().stream().map(node -> node.path("type").asText()).toList();
+    }
+
+    /** Waits for, then returns, the first record matching {@code condition}. */
+    public JsonNode await(Predicate<JsonNode> condition) {
+        Waits.await().atMost(Duration.ofSeconds(30))
+                .until(() -> records().stream().anyMatch(condition) || !process.isAlive());
+        return records().stream().filter(condition).findFirst()
+                .orElseThrow(() -> new AssertionError("daemon exited; stderr:\n" + stderr()));
+    }
+
+    /** Waits for the response carrying {@code id}. */
+    public JsonNode response(String id) {
+        return await(node -> "response".equals(node.path("type").asText()) && id.equals(node.path("id").asText()));
+    }
+
+    /** Sends a command and returns its response. */
+    public JsonNode request(ObjectNode command) throws IOException {
+        send(command);
+        return response(command.path("id").asText());
+    }
+
+    /** Waits for the {@code n}-th (1-based) record of a type. */
+    public JsonNode awaitNth(String type, int n) {
+        Waits.await().atMost(Duration.ofSeconds(30))
+                .until(() -> types().stream().filter(type::equals).count() >= n || !process.isAlive());
+        return records().stream().filter(node -> type.equals(node.path("type").asText())).skip(n - 1).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + type + " #" + n + "; stderr:\n" + stderr()));
+    }
+
+    public String stderr() {
+        synchronized (stderr) {
+            return stderr.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    public Process process() {
+        return process;
+    }
+
+    /** Closes stdin and waits for the exit code. */
+    public int closeStdinAndWait() throws IOException, InterruptedException {
+        stdin.close();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new AssertionError("daemon did not exit after EOF");
+        }
+        reader.join(5000);
+        return process.exitValue();
+    }
+
+    @Override
+    public void close() {
+        try {
+            stdin.close();
+        } catch (IOException ignored) {
+            // already closed
+        }
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+    }
+}

@@ -1,0 +1,209 @@
+package dev.agentd.server.e2e;
+
+import static dev.agentd.server.e2e.DaemonProcess.command;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The pi-compatible JSONL protocol through the real agentd.jar, with raw JSON lines. */
+class RpcProtocolIT {
+    @TempDir
+    Path dir;
+    DaemonProcess daemon;
+
+    @AfterEach
+    void tearDown() {
+        if (daemon != null) {
+            daemon.close();
+            assertEquals(List.of(), daemon.nonJsonLines(), "every stdout line must be a JSON object");
+        }
+    }
+
+    private DaemonProcess start(String script, String... args) throws IOException {
+        Path agentDir = dir.resolve("agent");
+        Files.createDirectories(agentDir);
+        List<String> all = new java.util.ArrayList<>(List.of(args));
+        if (script != null) {
+            Path file = dir.resolve("script.json");
+            Files.writeString(file, script);
+            all.add("--faux-script");
+            all.add(file.toString());
+        }
+        daemon = DaemonProcess.start(agentDir, dir, all.toArray(String[]::new));
+        return daemon;
+    }
+
+    private static List<String> typesBetween(List<String> types, String from, String to) {
+        int start = types.indexOf(from);
+        int end = types.lastIndexOf(to);
+        return types.subList(start, end + 1);
+    }
+
+    @Test
+    void readyComesFirstAndGetStateAnswersWithItsId() throws IOException {
+        start(null);
+        JsonNode ready = daemon.awaitNth("ready", 1);
+        assertEquals("rpc", ready.path("mode").asText());
+        assertEquals("faux-1", ready.path("model").path("id").asText());
+        JsonNode state = daemon.request(command("get_state", "s1"));
+        assertTrue(state.path("success").asBoolean());
+        assertEquals("get_state", state.path("command").asText());
+        assertFalse(state.path("data").path("isStreaming").asBoolean());
+        assertEquals("ready", daemon.types().get(0));
+    }
+
+    @Test
+    void plainAnswerStreamsInOrder() throws IOException {
+        start("[{\"text\":\"Hello from the faux model, streamed in pieces.\"}]");
+        JsonNode accepted = daemon.request(command("prompt", "p1", "message", "hi"));
+        assertTrue(accepted.path("success").asBoolean());
+        daemon.awaitNth("agent_end", 1);
+        List<String> run = typesBetween(daemon.types(), "agent_start", "agent_end");
+        assertEquals(List.of("agent_start", "turn_start", "message_start", "message_end", "message_start"),
+                run.subList(0, 5));
+        assertTrue(run.subList(5, run.size() - 3).stream().allMatch("message_update"::equals));
+        assertEquals(List.of("message_end", "turn_end", "agent_end"), run.subList(run.size() - 3, run.size()));
+        assertTrue(daemon.types().indexOf("response") < daemon.types().indexOf("agent_start"),
+                "the prompt's response precedes its run");
+        JsonNode text = daemon.request(command("get_last_assistant_text", "t"));
+        assertEquals("Hello from the faux model, streamed in pieces.", text.path("data").path("text").asText());
+    }
+
+    @Test
+    void scriptedToolCallTurnYieldsToolEventsThenTheNextTurn() throws IOException {
+        start("[{\"toolCall\":{\"name\":\"nope\",\"arguments\":{\"x\":1}}},{\"text\":\"after the tool\"}]");
+        daemon.send(command("prompt", "p1", "message", "call a tool"));
+        JsonNode end = daemon.awaitNth("agent_end", 1);
+        List<String> run = typesBetween(daemon.types(), "agent_start", "agent_end").stream()
+                .filter(type -> !type.equals("message_update")).toList();
+        assertEquals(List.of("agent_start", "turn_start", "message_start", "message_end", "message_start",
+                "message_end", "tool_execution_start", "tool_execution_end", "message_start", "message_end",
+                "turn_end", "turn_start", "message_start", "message_end", "turn_end", "agent_end"), run);
+        JsonNode toolEnd = daemon.awaitNth("tool_execution_end", 1);
+        assertTrue(toolEnd.path("isError").asBoolean());
+        assertEquals("Tool nope not found", toolEnd.path("result").path("content").get(0).path("text").asText());
+        List<String> roles = new java.util.ArrayList<>();
+        end.path("messages").forEach(message -> roles.add(message.path("role").asText()));
+        assertEquals(List.of("user", "assistant", "toolResult", "assistant"), roles);
+        JsonNode toolCallDelta = daemon.await(node -> "message_update".equals(node.path("type").asText())
+                && "toolcall_end".equals(node.path("assistantMessageEvent").path("type").asText()));
+        assertEquals(1, toolCallDelta.path("assistantMessageEvent").path("toolCall").path("arguments").path("x").asInt());
+    }
+
+    @Test
+    void promptWhileStreamingWithoutBehaviorIsRefusedThenSteerAndFollowUpAreDelivered() throws IOException {
+        start("[{\"text\":\"one two three four five six seven eight\",\"chunkDelayMs\":150},"
+                + "{\"text\":\"answer to steering\"},{\"text\":\"answer to follow-up\"}]");
+        daemon.send(command("prompt", "p1", "message", "start"));
+        daemon.await(node -> "text_delta".equals(node.path("assistantMessageEvent").path("type").asText()));
+        JsonNode refused = daemon.request(command("prompt", "p2", "message", "too eager"));
+        assertFalse(refused.path("success").asBoolean());
+        assertTrue(refused.path("error").asText().contains("streamingBehavior"), refused.toString());
+        assertTrue(daemon.request(command("prompt", "p3", "message", "steer me", "streamingBehavior", "steer"))
+                .path("success").asBoolean());
+        assertTrue(daemon.request(command("follow_up", "p4", "message", "later")).path("success").asBoolean());
+        JsonNode state = daemon.request(command("get_state", "s"));
+        assertTrue(state.path("data").path("isStreaming").asBoolean(), "get_state answers during streaming");
+        assertEquals(2, state.path("data").path("pendingMessageCount").asInt());
+
+        JsonNode end = daemon.awaitNth("agent_end", 1);
+        List<String> texts = new java.util.ArrayList<>();
+        end.path("messages").forEach(message -> texts.add(message.path("role").asText() + ":"
+                + message.path("content").path(0).path("text").asText()));
+        assertEquals(List.of("user:start", "assistant:one two three four five six seven eight", "user:steer me",
+                "assistant:answer to steering", "user:later", "assistant:answer to follow-up"), texts);
+    }
+
+    @Test
+    void abortMidStreamEndsTheRunWithAnAbortedMessage() throws IOException {
+        start("[{\"text\":\"" + "word ".repeat(200) + "\",\"chunkDelayMs\":50}]");
+        daemon.send(command("prompt", "p1", "message", "go"));
+        daemon.await(node -> "text_delta".equals(node.path("assistantMessageEvent").path("type").asText()));
+        JsonNode response = daemon.request(command("abort", "a1"));
+        assertTrue(response.path("success").asBoolean());
+        JsonNode end = daemon.awaitNth("agent_end", 1);
+        JsonNode last = end.path("messages").get(end.path("messages").size() - 1);
+        assertEquals("aborted", last.path("stopReason").asText());
+        assertTrue(daemon.types().indexOf("agent_end") < daemon.types().lastIndexOf("response"),
+                "abort answers once the agent is idle");
+        assertFalse(daemon.request(command("get_state", "s")).path("data").path("isStreaming").asBoolean());
+    }
+
+    @Test
+    void malformedInputIsAnsweredAndTheDaemonKeepsServing() throws IOException {
+        start(null);
+        daemon.send("this is not json");
+        daemon.send("{\"type\":\"get_state\",\"id\":\"broken\", ");
+        daemon.send("[1,2,3]");
+        daemon.send("{\"type\":\"no_such_command\",\"id\":\"u1\"}");
+        daemon.send("{\"type\":\"set_auto_retry\",\"id\":\"w1\",\"enabled\":\"yes\"}");
+        daemon.send("{\"type\":\"set_model\",\"id\":\"w2\",\"provider\":\"faux\"}");
+        daemon.send("{\"id\":\"w3\"}");
+        daemon.send("{\"type\":\"prompt\",\"id\":\"w4\",\"message\":42}");
+        daemon.send("");
+        daemon.send("   ");
+        daemon.send("{\"type\":\"get_state\",\"id\":\"crlf\"}\r");
+        daemon.send("{\"type\":\"get_state\",\"id\":\"final\",\"extra\":{\"ignored\":true}}");
+
+        JsonNode parse = daemon.await(node -> "parse".equals(node.path("command").asText()));
+        assertTrue(parse.path("error").asText().startsWith("Failed to parse command: "), parse.toString());
+        JsonNode recovered = daemon.response("broken");
+        assertEquals("parse", recovered.path("command").asText());
+        assertEquals("Unknown command: no_such_command", daemon.response("u1").path("error").asText());
+        assertEquals("no_such_command", daemon.response("u1").path("command").asText());
+        assertTrue(daemon.response("w1").path("error").asText().contains("'enabled'"));
+        assertEquals("Missing required field 'modelId'", daemon.response("w2").path("error").asText());
+        assertEquals("Missing required field 'type'", daemon.response("w3").path("error").asText());
+        assertTrue(daemon.response("w4").path("error").asText().contains("'message'"));
+        assertTrue(daemon.response("crlf").path("success").asBoolean());
+        assertTrue(daemon.response("final").path("success").asBoolean());
+        long parseErrors = daemon.records().stream().filter(node -> "parse".equals(node.path("command").asText()))
+                .count();
+        assertEquals(3, parseErrors, "blank lines are ignored; three malformed lines get parse errors");
+    }
+
+    @Test
+    void unavailableCommandsFailClearlyInsteadOfFakingSuccess() throws IOException {
+        start(null);
+        JsonNode bash = daemon.request(command("bash", "b1", "command", "ls"));
+        assertFalse(bash.path("success").asBoolean());
+        assertTrue(bash.path("error").asText().contains("not available yet"), bash.toString());
+        JsonNode compact = daemon.request(command("compact", "c1"));
+        assertFalse(compact.path("success").asBoolean());
+        assertEquals("compact", compact.path("command").asText());
+    }
+
+    @Test
+    void eofAndSigtermShutDownWithExitCodeZero() throws Exception {
+        start(null);
+        daemon.awaitNth("ready", 1);
+        assertEquals(0, daemon.closeStdinAndWait());
+        daemon = null;
+
+        DaemonProcess second = start("[{\"text\":\"" + "slow ".repeat(100) + "\",\"chunkDelayMs\":100}]");
+        second.send(command("prompt", "p", "message", "go"));
+        second.await(node -> "text_delta".equals(node.path("assistantMessageEvent").path("type").asText()));
+        second.process().destroy();
+        assertTrue(second.process().waitFor(20, TimeUnit.SECONDS));
+        assertEquals(0, second.process().exitValue(), second.stderr());
+    }
+
+    @Test
+    void badArgumentsExitWithTwo() throws Exception {
+        start(null, "--no-such-flag");
+        assertTrue(daemon.process().waitFor(20, TimeUnit.SECONDS));
+        assertEquals(2, daemon.process().exitValue());
+        assertTrue(daemon.stderr().contains("--no-such-flag"));
+        assertEquals(List.of(), daemon.rawLines(), "nothing on stdout");
+    }
+}

@@ -1,0 +1,99 @@
+package dev.agentd.server.session;
+
+import static dev.agentd.server.testing.Waits.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.server.ai.ProviderError;
+import dev.agentd.server.testing.ScriptedProvider;
+import dev.agentd.server.testing.SessionHarness;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** SPEC §5.5–5.6: a usage limit blocks the credential in use; a free one serves the retry at once. */
+class CredentialRotationTest {
+    private static final ProviderError USAGE_LIMIT = new ProviderError(
+            "429 {\"error\":{\"type\":\"usage_limit_reached\",\"message\":\"The usage limit has been reached\"}}",
+            429, "usage_limit_reached", 3_600_000L, null);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void twoCredentialsSwitchAtOnceAndTheNextRequestCarriesTheOtherKey() {
+        ScriptedProvider provider = new ScriptedProvider().fail(USAGE_LIMIT);
+        try (SessionHarness harness = SessionHarness.builder(dir)
+                .provider(provider, ScriptedProvider.MODEL)
+                .credentials("scripted", "key-one", "key-two")
+                .build()) {
+            CompletableFuture<Void> done = harness.session.prompt("hi");
+            await().until(() -> harness.scheduler.pendingDelays().equals(List.of(0L)));
+            harness.scheduler.advance(0);
+            await().until(done::isDone);
+
+            AgentEvent.AutoRetryStart start = harness.events(AgentEvent.AutoRetryStart.class).get(0);
+            assertEquals(0, start.delayMs());
+            assertEquals(1, start.attempt());
+            List<String> keys = provider.apiKeys();
+            assertEquals(2, keys.size());
+            assertEquals(2, keys.stream().distinct().count(), "the retry must use the other credential: " + keys);
+            assertEquals(List.of(new AgentEvent.AutoRetryEnd(true, 1, null)),
+                    harness.events(AgentEvent.AutoRetryEnd.class));
+        }
+    }
+
+    @Test
+    void theSessionStaysOnItsCredentialAfterTheSwitch() {
+        ScriptedProvider provider = new ScriptedProvider().fail(USAGE_LIMIT);
+        try (SessionHarness harness = SessionHarness.builder(dir)
+                .provider(provider, ScriptedProvider.MODEL)
+                .credentials("scripted", "key-one", "key-two")
+                .build()) {
+            CompletableFuture<Void> first = harness.session.prompt("hi");
+            await().until(() -> harness.scheduler.pendingDelays().equals(List.of(0L)));
+            harness.scheduler.advance(0);
+            await().until(first::isDone);
+            await().until(harness.session.prompt("again")::isDone);
+            List<String> keys = provider.apiKeys();
+            assertEquals(keys.get(1), keys.get(2), "selection is sticky for the session");
+        }
+    }
+
+    @Test
+    void oneCredentialFallsBackToNormalBackoff() {
+        ProviderError limitWithoutHint = new ProviderError(USAGE_LIMIT.message(), 429, "usage_limit_reached", null,
+                null);
+        ScriptedProvider provider = new ScriptedProvider().fail(limitWithoutHint);
+        try (SessionHarness harness = SessionHarness.builder(dir)
+                .provider(provider, ScriptedProvider.MODEL)
+                .credentials("scripted", "only-key")
+                .build()) {
+            CompletableFuture<Void> done = harness.session.prompt("hi");
+            await().until(() -> harness.scheduler.pendingDelays().equals(List.of(2000L)));
+            harness.scheduler.advance(2000);
+            await().until(done::isDone);
+            assertEquals(2000, harness.events(AgentEvent.AutoRetryStart.class).get(0).delayMs());
+            assertEquals(List.of("only-key", "only-key"), provider.apiKeys());
+        }
+    }
+
+    @Test
+    void aHintBeyondTheMaximumEndsTheChainWhenNoCredentialIsFree() {
+        ScriptedProvider provider = new ScriptedProvider().fail(USAGE_LIMIT);
+        try (SessionHarness harness = SessionHarness.builder(dir)
+                .provider(provider, ScriptedProvider.MODEL)
+                .credentials("scripted", "only-key")
+                .build()) {
+            CompletableFuture<Void> done = harness.session.prompt("hi");
+            await().until(done::isDone);
+            assertEquals(List.of(), harness.events(AgentEvent.AutoRetryStart.class));
+            assertEquals(List.of(new AgentEvent.AutoRetryEnd(false, 0,
+                    "Provider requested retry delay 3600000ms, exceeding configured maximum 60000ms")),
+                    harness.events(AgentEvent.AutoRetryEnd.class));
+            assertEquals(1, provider.requests().size());
+        }
+    }
+}

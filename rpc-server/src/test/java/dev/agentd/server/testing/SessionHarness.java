@@ -1,0 +1,142 @@
+package dev.agentd.server.testing;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.agentd.protocol.command.FauxStep;
+import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.protocol.model.Model;
+import dev.agentd.protocol.model.ThinkingLevel;
+import dev.agentd.protocol.model.UpdateMode;
+import dev.agentd.server.ai.ModelRegistry;
+import dev.agentd.server.ai.Provider;
+import dev.agentd.server.ai.ProviderRegistry;
+import dev.agentd.server.ai.faux.FauxModels;
+import dev.agentd.server.ai.faux.FauxProvider;
+import dev.agentd.server.ai.faux.FauxScript;
+import dev.agentd.server.auth.AuthStore;
+import dev.agentd.server.auth.SecretResolver;
+import dev.agentd.server.config.SettingsStore;
+import dev.agentd.server.session.AgentSession;
+import dev.agentd.server.session.SessionContext;
+import dev.agentd.server.tools.Tool;
+import dev.agentd.server.tools.ToolRegistry;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * An in-process session on fake time with the faux provider (and any test providers), recording
+ * every event. Settings live in a temporary agent directory, so persistence is real.
+ */
+public final class SessionHarness implements AutoCloseable {
+    public final FakeScheduler scheduler = new FakeScheduler();
+    public final FauxScript script = new FauxScript();
+    public final FauxProvider faux = new FauxProvider(script, scheduler, 0);
+    public final SettingsStore settings;
+    public final AuthStore auth;
+    public final AgentSession session;
+    private final List<AgentEvent> events = Collections.synchronizedList(new ArrayList<>());
+
+    private SessionHarness(Builder builder) {
+        this.settings = new SettingsStore(builder.dir.resolve("settings.json"),
+                builder.dir.resolve("project-settings.json"));
+        this.auth = new AuthStore(builder.credentials, new SecretResolver(Map.of()), scheduler);
+        List<Provider> providers = new ArrayList<>(builder.providers);
+        providers.add(faux);
+        List<Model> models = new ArrayList<>(builder.models);
+        models.addAll(FauxModels.ALL);
+        SessionContext context = new SessionContext(new ModelRegistry(models), new ProviderRegistry(providers),
+                auth, settings, scheduler, new ToolRegistry(builder.tools), () -> "system prompt");
+        this.session = new AgentSession(context, builder.initialModel, ThinkingLevel.OFF, builder.updateMode);
+        session.subscribe(events::add);
+    }
+
+    public static SessionHarness create(Path dir) {
+        return builder(dir).build();
+    }
+
+    public static Builder builder(Path dir) {
+        return new Builder(dir);
+    }
+
+    public static final class Builder {
+        private final Path dir;
+        private final Map<String, List<String>> credentials = new HashMap<>();
+        private final List<Provider> providers = new ArrayList<>();
+        private final List<Model> models = new ArrayList<>();
+        private final List<Tool> tools = new ArrayList<>();
+        private Model initialModel = FauxModels.FAUX_1;
+        private UpdateMode updateMode = UpdateMode.DELTA;
+
+        private Builder(Path dir) {
+            this.dir = dir;
+        }
+
+        /** auth.json credentials (literal keys) for a provider. */
+        public Builder credentials(String provider, String... keys) {
+            credentials.put(provider, List.of(keys));
+            return this;
+        }
+
+        /** A test provider and the models it serves; the first model becomes the initial one. */
+        public Builder provider(Provider provider, Model... served) {
+            providers.add(provider);
+            models.addAll(List.of(served));
+            if (served.length > 0) {
+                initialModel = served[0];
+            }
+            return this;
+        }
+
+        public Builder tool(Tool tool) {
+            tools.add(tool);
+            return this;
+        }
+
+        public Builder updateMode(UpdateMode mode) {
+            updateMode = mode;
+            return this;
+        }
+
+        public SessionHarness build() {
+            return new SessionHarness(this);
+        }
+    }
+
+    public void enqueue(FauxStep... steps) {
+        script.enqueue(null, List.of(steps));
+    }
+
+    public List<AgentEvent> events() {
+        synchronized (events) {
+            return List.copyOf(events);
+        }
+    }
+
+    public <T extends AgentEvent> List<T> events(Class<T> type) {
+        return events().stream().filter(type::isInstance).map(type::cast).toList();
+    }
+
+    public List<String> types() {
+        return events().stream().map(AgentEvent::type).toList();
+    }
+
+    /** Waits (real time, bounded) until an event matching {@code condition} was emitted. */
+    public void awaitEvent(Predicate<AgentEvent> condition) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> events().stream().anyMatch(condition));
+    }
+
+    public <T extends AgentEvent> void awaitCount(Class<T> type, int count) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> events(type).size() >= count);
+    }
+
+    @Override
+    public void close() {
+        session.close();
+    }
+}
