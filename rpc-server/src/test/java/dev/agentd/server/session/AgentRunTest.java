@@ -196,6 +196,7 @@ class AgentRunTest {
             CompletableFuture<Void> done = harness.session.prompt("one");
             assertThrows(PromptRejectedException.class, () -> harness.session.prompt("two"));
             assertThrows(PromptRejectedException.class, () -> harness.session.accept(" ", null, null));
+            await().until(() -> harness.scheduler.pendingDelays().equals(List.of(1000L)));
             harness.scheduler.advance(1000);
             await().until(done::isDone);
         }

@@ -1,0 +1,234 @@
+package dev.agentd.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentd.protocol.command.Command;
+import dev.agentd.protocol.command.FauxStep;
+import dev.agentd.protocol.event.CompactionResult;
+import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.message.ContentBlock;
+import dev.agentd.protocol.model.Model;
+import dev.agentd.protocol.model.QueueMode;
+import dev.agentd.protocol.model.StreamingBehavior;
+import dev.agentd.protocol.model.ThinkingLevel;
+import dev.agentd.protocol.model.UpdateMode;
+import dev.agentd.protocol.response.Results;
+import dev.agentd.protocol.response.SessionState;
+import dev.agentd.protocol.response.SessionStats;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One blocking, typed method per command (SPEC §3.2, FALLBACK.md §9). Each waits up to the
+ * client's request timeout, returns the response's {@code data} decoded, and throws
+ * {@link RpcException} on {@code success:false} (unlike pi's client, also for commands without
+ * data). Use {@link #request(Command, Class)} or {@code RpcClient.requestAsync} for anything else.
+ */
+public interface RpcCommands {
+
+    /** Sends {@code command}, waits for its response and decodes its data as {@code dataType}. */
+    <T> T request(Command command, Class<T> dataType);
+
+    // --- prompting ---------------------------------------------------------------------------
+
+    /** Starts a run; returns once the daemon accepted it (the run continues in the background). */
+    default void prompt(String message) {
+        request(new Command.Prompt(message), Void.class);
+    }
+
+    /** {@code behavior} says how to queue the message while the agent is busy (null: refuse then). */
+    default void prompt(String message, List<ContentBlock.Image> images, StreamingBehavior behavior) {
+        request(new Command.Prompt(message, images, behavior), Void.class);
+    }
+
+    /** Delivered after the current tool calls, before the next model call. */
+    default void steer(String message) {
+        steer(message, null);
+    }
+
+    default void steer(String message, List<ContentBlock.Image> images) {
+        request(new Command.Steer(message, images), Void.class);
+    }
+
+    /** Delivered when the agent would otherwise stop. */
+    default void followUp(String message) {
+        followUp(message, null);
+    }
+
+    default void followUp(String message, List<ContentBlock.Image> images) {
+        request(new Command.FollowUp(message, images), Void.class);
+    }
+
+    /** Cancels a pending retry, the stream and tools; answered once the agent is idle. */
+    default void abort() {
+        request(new Command.Abort(), Void.class);
+    }
+
+    // --- session -----------------------------------------------------------------------------
+
+    default Results.Cancelled newSession() {
+        return newSession(null);
+    }
+
+    /** {@code parentSession}: the session file recorded as this one's parent (may be null). */
+    default Results.Cancelled newSession(String parentSession) {
+        return request(new Command.NewSession(parentSession), Results.Cancelled.class);
+    }
+
+    default SessionState getState() {
+        return request(new Command.GetState(), SessionState.class);
+    }
+
+    default List<AgentMessage> getMessages() {
+        return listOf(request(new Command.GetMessages(), Results.Messages.class), Results.Messages::messages);
+    }
+
+    default SessionStats getSessionStats() {
+        return request(new Command.GetSessionStats(), SessionStats.class);
+    }
+
+    default Results.Cancelled switchSession(String sessionPath) {
+        return request(new Command.SwitchSession(sessionPath), Results.Cancelled.class);
+    }
+
+    default Results.Fork fork(String entryId) {
+        return request(new Command.Fork(entryId), Results.Fork.class);
+    }
+
+    default List<Results.ForkMessage> getForkMessages() {
+        return listOf(request(new Command.GetForkMessages(), Results.ForkMessages.class),
+                Results.ForkMessages::messages);
+    }
+
+    /** Empty when there is no assistant text yet (the daemon answers {@code {}}). */
+    default Optional<String> getLastAssistantText() {
+        Results.LastAssistantText data = request(new Command.GetLastAssistantText(), Results.LastAssistantText.class);
+        return Optional.ofNullable(data).map(Results.LastAssistantText::text);
+    }
+
+    default void setSessionName(String name) {
+        request(new Command.SetSessionName(name), Void.class);
+    }
+
+    default List<Results.SlashCommand> getCommands() {
+        return listOf(request(new Command.GetCommands(), Results.Commands.class), Results.Commands::commands);
+    }
+
+    // --- model and thinking ------------------------------------------------------------------
+
+    default Model setModel(String provider, String modelId) {
+        return request(new Command.SetModel(provider, modelId), Model.class);
+    }
+
+    /** Empty when there is nothing to cycle (the daemon answers {@code "data":null}). */
+    default Optional<Results.CycledModel> cycleModel() {
+        return Optional.ofNullable(request(new Command.CycleModel(), Results.CycledModel.class));
+    }
+
+    default List<Model> getAvailableModels() {
+        return listOf(request(new Command.GetAvailableModels(), Results.Models.class), Results.Models::models);
+    }
+
+    default void setThinkingLevel(ThinkingLevel level) {
+        request(new Command.SetThinkingLevel(level), Void.class);
+    }
+
+    /** Empty when the model has no thinking levels to cycle. */
+    default Optional<ThinkingLevel> cycleThinkingLevel() {
+        return Optional.ofNullable(request(new Command.CycleThinkingLevel(), Results.Level.class))
+                .map(Results.Level::level);
+    }
+
+    // --- queues ------------------------------------------------------------------------------
+
+    default void setSteeringMode(QueueMode mode) {
+        request(new Command.SetSteeringMode(mode), Void.class);
+    }
+
+    default void setFollowUpMode(QueueMode mode) {
+        request(new Command.SetFollowUpMode(mode), Void.class);
+    }
+
+    default Results.ClearedQueues clearQueue() {
+        return request(new Command.ClearQueue(), Results.ClearedQueues.class);
+    }
+
+    // --- compaction and retry ----------------------------------------------------------------
+
+    /** Summarizes older context now; may take as long as a model call (see the request timeout). */
+    default CompactionResult compact(String customInstructions) {
+        return request(new Command.Compact(customInstructions), CompactionResult.class);
+    }
+
+    default void setAutoCompaction(boolean enabled) {
+        request(new Command.SetAutoCompaction(enabled), Void.class);
+    }
+
+    default void setAutoRetry(boolean enabled) {
+        request(new Command.SetAutoRetry(enabled), Void.class);
+    }
+
+    /** Cancels the backoff sleep of a running retry chain (which then ends with success:false). */
+    default void abortRetry() {
+        request(new Command.AbortRetry(), Void.class);
+    }
+
+    default Results.RetrySettings getRetrySettings() {
+        return request(new Command.GetRetrySettings(), Results.RetrySettings.class);
+    }
+
+    /** Null arguments leave that setting unchanged. */
+    default Results.RetrySettings setRetrySettings(Integer maxRetries, Long baseDelayMs, Long maxRetryDelayMs) {
+        return request(new Command.SetRetrySettings(maxRetries, baseDelayMs, maxRetryDelayMs),
+                Results.RetrySettings.class);
+    }
+
+    // --- bash --------------------------------------------------------------------------------
+
+    default Results.Bash bash(String command) {
+        return request(new Command.Bash(command), Results.Bash.class);
+    }
+
+    default void abortBash() {
+        request(new Command.AbortBash(), Void.class);
+    }
+
+    // --- agentd additions --------------------------------------------------------------------
+
+    /** Queues scripted replies for the faux provider ({@code model} null: the current faux model). */
+    default Results.FauxQueued fauxEnqueue(String model, List<FauxStep> steps) {
+        return request(new Command.FauxEnqueue(model, steps), Results.FauxQueued.class);
+    }
+
+    default Results.EventOptions setEventOptions(UpdateMode updates) {
+        return request(new Command.SetEventOptions(updates), Results.EventOptions.class);
+    }
+
+    // --- model fallback (FALLBACK.md §9) -----------------------------------------------------
+
+    /** The fallback state as JSON ({@code enabled, revertPolicy, chains, active?, cooldowns, …}). */
+    default JsonNode getFallbackState() {
+        return request(new Command.GetFallbackState(), JsonNode.class);
+    }
+
+    /** {@code entries} empty: a tombstone that disables the chain. */
+    default void setFallbackChain(String key, List<String> entries) {
+        request(new Command.SetFallbackChain(key, entries), Void.class);
+    }
+
+    default void removeFallbackChain(String key) {
+        request(new Command.RemoveFallbackChain(key), Void.class);
+    }
+
+    default void setModelFallback(boolean enabled) {
+        request(new Command.SetModelFallback(enabled), Void.class);
+    }
+
+    default void setFallbackRevertPolicy(String policy) {
+        request(new Command.SetFallbackRevertPolicy(policy), Void.class);
+    }
+
+    private static <W, E> List<E> listOf(W wrapper, java.util.function.Function<W, List<E>> items) {
+        List<E> list = wrapper == null ? null : items.apply(wrapper);
+        return list == null ? List.of() : list;
+    }
+}

@@ -1,0 +1,95 @@
+package dev.agentd.client;
+
+import dev.agentd.protocol.event.AgentEvent;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * What the client knows about the agent's activity, derived from the event stream alone (SPEC §5.3,
+ * §9). Not thread-safe: {@link RunTracker} guards it.
+ *
+ * <p>Busy while any of these holds: a run is active (agent_start without agent_end); a retry chain
+ * is open (auto_retry_start without auto_retry_end); a continuation is expected (agent_end with
+ * willRetry, until the next agent_start or until the chain/compaction ends without one); a
+ * compaction runs; an accepted prompt still waits for its agent_start or its late failure; or an
+ * agent_end without willRetry (older pi servers) is younger than the grace period, during which an
+ * auto_retry_start or auto_compaction_start may still follow.
+ */
+final class RunState {
+    private boolean runActive;
+    private boolean chainOpen;
+    private boolean continuationExpected;
+    private boolean compacting;
+    private boolean graceArmed;
+    private long graceDeadline;
+    private final Set<String> pendingPrompts = new HashSet<>();
+
+    RunState copy() {
+        RunState copy = new RunState();
+        copy.runActive = runActive;
+        copy.chainOpen = chainOpen;
+        copy.continuationExpected = continuationExpected;
+        copy.compacting = compacting;
+        copy.graceArmed = graceArmed;
+        copy.graceDeadline = graceDeadline;
+        copy.pendingPrompts.addAll(pendingPrompts);
+        return copy;
+    }
+
+    void apply(AgentEvent event, long nowNanos, long graceNanos) {
+        if (event instanceof AgentEvent.AgentStart) {
+            runActive = true;
+            continuationExpected = false;
+            graceArmed = false;
+            pendingPrompts.clear(); // at most one prompt is accepted per idle period
+        } else if (event instanceof AgentEvent.AgentEnd end) {
+            runActive = false;
+            continuationExpected = Boolean.TRUE.equals(end.willRetry());
+            graceArmed = end.willRetry() == null;
+            graceDeadline = nowNanos + graceNanos;
+        } else if (event instanceof AgentEvent.AutoRetryStart) {
+            chainOpen = true;
+            graceArmed = false;
+        } else if (event instanceof AgentEvent.AutoRetryEnd end) {
+            chainOpen = false;
+            if (!end.success() && !runActive) {
+                continuationExpected = false; // cancelled in backoff, or failed after the last run
+            }
+        } else if (event instanceof AgentEvent.AutoCompactionStart) {
+            compacting = true;
+            graceArmed = false;
+        } else if (event instanceof AgentEvent.AutoCompactionEnd end) {
+            compacting = false;
+            if (end.willRetry()) {
+                continuationExpected = !runActive;
+            } else if (!runActive && !chainOpen) {
+                continuationExpected = false; // the announced compaction-continue will not come
+            }
+        }
+    }
+
+    void promptSent(String id) {
+        pendingPrompts.add(id);
+    }
+
+    void promptSettled(String id) {
+        pendingPrompts.remove(id);
+    }
+
+    boolean isIdle(long nowNanos) {
+        return !runActive && !chainOpen && !continuationExpected && !compacting && pendingPrompts.isEmpty()
+                && graceRemaining(nowNanos) == 0;
+    }
+
+    /** Nanoseconds left in the willRetry-absent grace period (0 when none is running). */
+    long graceRemaining(long nowNanos) {
+        return graceArmed ? Math.max(0, graceDeadline - nowNanos) : 0;
+    }
+
+    @Override
+    public String toString() {
+        return "RunState[runActive=" + runActive + ", chainOpen=" + chainOpen + ", continuationExpected="
+                + continuationExpected + ", compacting=" + compacting + ", graceArmed=" + graceArmed
+                + ", pendingPrompts=" + pendingPrompts + "]";
+    }
+}
