@@ -3,14 +3,30 @@ package dev.agentd.server.ai;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.Optional;
 
-/** Every model agentd knows (built-in catalog, models.json, faux), in a stable order. */
+/**
+ * Every model agentd knows (built-in catalog, models.json, faux), in a stable order, and the extra
+ * HTTP headers configured for each (resolved on demand: values may be {@code !commands}).
+ */
 public final class ModelRegistry {
     private final List<Model> models;
+    private final Function<Model, Map<String, String>> headers;
 
     public ModelRegistry(List<Model> models) {
+        this(models, model -> Map.of());
+    }
+
+    public ModelRegistry(List<Model> models, Function<Model, Map<String, String>> headers) {
         this.models = List.copyOf(models);
+        this.headers = headers;
+    }
+
+    /** The resolved extra headers of a model (empty for most). */
+    public Map<String, String> headers(Model model) {
+        return headers.apply(model);
     }
 
     public List<Model> all() {

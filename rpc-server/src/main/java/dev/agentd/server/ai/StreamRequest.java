@@ -4,11 +4,13 @@ import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Everything a provider needs for one request. {@code messages} is the agent context as it is
  * (providers skip failed and aborted assistant messages themselves); {@code apiKey} may be null for
- * providers that need none and is kept out of {@link #toString()}.
+ * providers that need none; {@code headers} are the model's configured extra headers, already
+ * resolved. Both may hold secrets and are kept out of {@link #toString()}.
  */
 public record StreamRequest(
         Model model,
@@ -17,11 +19,13 @@ public record StreamRequest(
         List<ToolDefinition> tools,
         ThinkingLevel thinkingLevel,
         String apiKey,
+        Map<String, String> headers,
         String sessionId) {
 
     public StreamRequest {
         messages = List.copyOf(messages);
         tools = tools == null ? List.of() : List.copyOf(tools);
+        headers = headers == null ? Map.of() : Map.copyOf(headers);
     }
 
     @Override

@@ -59,7 +59,8 @@ final class ProviderCalls {
             }
         }
         StreamRequest request = new StreamRequest(model, context.systemPrompt().get(), messages,
-                context.tools().definitions(), models.thinkingLevel(), key, sessionId.get());
+                context.tools().definitions(), models.thinkingLevel(), key, context.models().headers(model),
+                sessionId.get());
         try {
             return provider.get().stream(request, listener, cancel);
         } catch (RuntimeException e) {
