@@ -1,0 +1,137 @@
+package dev.agentd.server.e2e;
+
+import static dev.agentd.server.testing.Waits.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.agentd.client.RpcClient;
+import dev.agentd.client.RpcException;
+import dev.agentd.protocol.command.FauxStep;
+import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.response.SessionState;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The Java client against the real agentd.jar (SPEC §9, issue "RpcClient against the real process"). */
+class RpcClientIT {
+    private static final String OVERLOADED =
+            "529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}";
+    private static final Duration RUN = Duration.ofSeconds(30);
+
+    @TempDir
+    Path dir;
+    RpcClient client;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        Path agentDir = dir.resolve("agent");
+        Files.createDirectories(agentDir);
+        Files.writeString(agentDir.resolve("settings.json"), "{\"retry\":{\"baseDelayMs\":300}}");
+        client = RpcClient.builder()
+                .command(DaemonProcess.javaCommand())
+                .cwd(dir)
+                .env(Map.of("AGENTD_DIR", agentDir.toString(), "AGENTD_FAUX_CHUNK_DELAY_MS", "1"))
+                .build()
+                .start();
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (client != null) {
+            client.close();
+        }
+    }
+
+    @Test
+    void promptAndWaitReturnsTheEventsOfAWholeRun() {
+        client.fauxEnqueue(null, List.of(FauxStep.text("The whole answer.")));
+        List<AgentEvent> events = client.promptAndWait("hi", RUN);
+        assertTrue(events.get(0) instanceof AgentEvent.AgentStart, events.toString());
+        AgentEvent last = events.get(events.size() - 1);
+        assertTrue(last instanceof AgentEvent.AgentEnd end && Boolean.FALSE.equals(end.willRetry()));
+        assertEquals("The whole answer.", client.getLastAssistantText().orElseThrow());
+        SessionState state = client.getState();
+        assertFalse(state.isStreaming());
+        assertEquals(2, state.messageCount());
+        assertEquals("faux-1", state.model().id());
+    }
+
+    @Test
+    void promptAndWaitReturnsOnlyAfterTheRetryChainEnds() {
+        client.fauxEnqueue(null, List.of(FauxStep.error(OVERLOADED, 529), FauxStep.text("recovered")));
+        List<SessionState> duringSleep = Collections.synchronizedList(new ArrayList<>());
+        List<List<AgentMessage>> messagesDuringSleep = Collections.synchronizedList(new ArrayList<>());
+        CompletableFuture<List<AgentEvent>> run = CompletableFuture.supplyAsync(() -> client.promptAndWait("hi", RUN));
+        client.addListener(event -> {
+            if (event instanceof AgentEvent.AutoRetryStart) {
+                // listeners run on the reader thread: query from elsewhere
+                CompletableFuture.runAsync(() -> {
+                    duringSleep.add(client.getState());
+                    messagesDuringSleep.add(client.getMessages());
+                });
+            }
+        });
+        List<AgentEvent> events = run.join();
+        List<String> types = events.stream().map(AgentEvent::type).toList();
+        assertTrue(types.contains("auto_retry_start"), types.toString());
+        assertEquals("agent_end", types.get(types.size() - 1));
+        assertEquals(2, types.stream().filter("agent_end"::equals).count(), "both runs are in the result");
+        AgentEvent.AutoRetryEnd end = events.stream().filter(AgentEvent.AutoRetryEnd.class::isInstance)
+                .map(AgentEvent.AutoRetryEnd.class::cast).findFirst().orElseThrow();
+        assertTrue(end.success());
+        assertEquals(1, end.attempt());
+
+        await().until(() -> duringSleep.size() == 1 && messagesDuringSleep.size() == 1);
+        SessionState state = duringSleep.get(0);
+        assertTrue(state.isRetrying(), state.toString());
+        assertEquals(1, state.retryAttempt());
+        assertEquals(1, messagesDuringSleep.get(0).size(), "the failed reply is gone from get_messages");
+        assertTrue(messagesDuringSleep.get(0).get(0) instanceof AgentMessage.User);
+    }
+
+    @Test
+    void promptAndWaitReturnsWhenTheChainIsCancelled() {
+        client.setRetrySettings(null, 60_000L, null);
+        client.fauxEnqueue(null, List.of(FauxStep.error(OVERLOADED, 529)));
+        client.addListener(event -> {
+            if (event instanceof AgentEvent.AutoRetryStart) {
+                CompletableFuture.runAsync(client::abortRetry);
+            }
+        });
+        List<AgentEvent> events = client.promptAndWait("hi", RUN);
+        AgentEvent last = events.get(events.size() - 1);
+        assertEquals(new AgentEvent.AutoRetryEnd(false, 1, "Retry cancelled"), last);
+        assertTrue(client.isIdle());
+    }
+
+    @Test
+    void serverErrorsBecomeRpcExceptions() {
+        RpcException error = assertThrows(RpcException.class, () -> client.setModel("nope", "missing"));
+        assertEquals("Model not found: nope/missing", error.serverError());
+        assertThrows(RpcException.class, () -> client.bash("ls"));
+        assertEquals(2, client.getAvailableModels().size());
+    }
+
+    @Test
+    void closeLeavesNoProcessBehind() {
+        long pid = client.pid().orElseThrow();
+        assertTrue(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
+        client.close();
+        await().until(() -> ProcessHandle.of(pid).map(handle -> !handle.isAlive()).orElse(true));
+        client = null;
+    }
+}
