@@ -190,6 +190,22 @@ class AgentRunTest {
     }
 
     @Test
+    void allModeDeliversEveryQueuedSteeringMessageInOneTurn() {
+        try (SessionHarness harness = SessionHarness.create(dir)) {
+            harness.session.setSteeringMode(dev.agentd.protocol.model.QueueMode.ALL);
+            harness.enqueue(FauxStep.text("a").withDelayMs(100), FauxStep.text("b"));
+            CompletableFuture<Void> done = harness.session.prompt("go");
+            await().until(() -> harness.scheduler.pendingDelays().equals(List.of(100L)));
+            harness.session.steer("s1", null);
+            harness.session.steer("s2", null);
+            harness.scheduler.advance(100);
+            await().until(done::isDone);
+            assertEquals(List.of("user", "assistant", "user", "user", "assistant"),
+                    harness.session.messages().stream().map(AgentMessage::role).toList());
+        }
+    }
+
+    @Test
     void promptWhileBusyNeedsAStreamingBehaviorAndEmptyMessagesAreRefused() {
         try (SessionHarness harness = SessionHarness.create(dir)) {
             harness.enqueue(FauxStep.text("slow").withDelayMs(1000));
