@@ -1,0 +1,377 @@
+package dev.agentd.server.sessions;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentd.protocol.json.Json;
+import dev.agentd.protocol.message.AgentMessage;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One session as a tree of entries, mirrored to a version-3 JSONL file (reference §11).
+ *
+ * <ul>
+ *   <li>Written lazily: nothing reaches the disk before the first assistant message; then the
+ *       header and every buffered entry, then one line per entry, each with a single write (a
+ *       killed process loses at most the line being written).</li>
+ *   <li>The leaf is the entry new ones attach to. A retry moves it back to the failed reply's
+ *       parent, so the failed reply stays in the file as a dead branch and the retried reply
+ *       becomes its sibling: rebuilding the context from the path root→leaf skips it.</li>
+ *   <li>Loading tolerates a truncated or garbled last line (a crash mid-write): it is ignored, and
+ *       cut off before the next append so new lines start clean.</li>
+ *   <li>Without a path (--no-session) everything stays in memory.</li>
+ * </ul>
+ * Thread-safe; the run thread appends, commands read.
+ */
+public final class SessionFile {
+    private static final Logger LOG = LoggerFactory.getLogger(SessionFile.class);
+    private static final ObjectMapper MAPPER = Json.mapper();
+
+    private final Path path;
+    private final SessionHeader header;
+    private final LongSupplier clock;
+    private final List<SessionEntry> entries = new ArrayList<>();
+    private final Map<String, SessionEntry> byId = new HashMap<>();
+    private String leafId;
+    private boolean onDisk;
+    private enum Tail { CLEAN, ADD_NEWLINE, TRUNCATE }
+
+    private Tail repairTail = Tail.CLEAN;
+    private long validLength;
+    private boolean warnedWriteFailure;
+
+    private SessionFile(Path path, SessionHeader header, LongSupplier clock, boolean onDisk) {
+        this.path = path;
+        this.header = header;
+        this.clock = clock;
+        this.onDisk = onDisk;
+    }
+
+    /** A new session; {@code file} null keeps it in memory. Nothing is written yet. */
+    public static SessionFile create(Path file, String cwd, String parentSession, LongSupplier clock) {
+        SessionHeader header = new SessionHeader(SessionHeader.VERSION, UUID.randomUUID().toString(),
+                iso(clock.getAsLong()), cwd, parentSession);
+        return new SessionFile(file, header, clock, false);
+    }
+
+    /** Reads a session file. A bad last line is ignored; a file without a valid header is refused. */
+    public static SessionFile load(Path file, LongSupplier clock) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        List<int[]> lines = splitLines(bytes);
+        if (lines.isEmpty()) {
+            throw new IOException("not a session file (empty): " + file);
+        }
+        SessionHeader header;
+        try {
+            JsonNode first = MAPPER.readTree(bytes, lines.get(0)[0], lines.get(0)[1]);
+            if (!"session".equals(first.path("type").asText())) {
+                throw new IOException("missing session header");
+            }
+            header = MAPPER.treeToValue(first, SessionHeader.class);
+        } catch (IOException e) {
+            throw new IOException("not a session file: " + file + " (" + e.getMessage() + ")", e);
+        }
+        SessionFile session = new SessionFile(file, header, clock, true);
+        boolean lastLineReadable = true;
+        for (int i = 1; i < lines.size(); i++) {
+            int[] line = lines.get(i);
+            try {
+                session.add(decode((ObjectNode) MAPPER.readTree(bytes, line[0], line[1])));
+                lastLineReadable = true;
+            } catch (IOException | ClassCastException e) {
+                lastLineReadable = false;
+                LOG.warn("session file {}: line {} is unreadable (a crash mid-write?); ignoring it", file, i + 1);
+            }
+        }
+        if (bytes.length > 0 && bytes[bytes.length - 1] != '\n') {
+            // The tail has no line feed: cut a broken tail off, or end a complete one, before appending.
+            session.repairTail = lastLineReadable ? Tail.ADD_NEWLINE : Tail.TRUNCATE;
+            session.validLength = lastIndexOf(bytes, (byte) '\n') + 1L;
+        }
+        return session;
+    }
+
+    // --- appending ---------------------------------------------------------------------------
+
+    public synchronized SessionEntry.Message appendMessage(AgentMessage message) {
+        SessionEntry.Message entry = new SessionEntry.Message(newId(), leafId, now(), message);
+        append(entry);
+        return entry;
+    }
+
+    public synchronized void appendModelChange(String provider, String modelId, String reason,
+            String originalProvider, String originalModelId) {
+        append(new SessionEntry.ModelChange(newId(), leafId, now(), provider, modelId, reason, originalProvider,
+                originalModelId));
+    }
+
+    public synchronized void appendThinkingLevel(String level) {
+        append(new SessionEntry.ThinkingLevelChange(newId(), leafId, now(), level));
+    }
+
+    public synchronized SessionEntry.Compaction appendCompaction(String summary, String firstKeptEntryId,
+            long tokensBefore, JsonNode details) {
+        SessionEntry.Compaction entry = new SessionEntry.Compaction(newId(), leafId, now(), summary, firstKeptEntryId,
+                tokensBefore, details);
+        append(entry);
+        return entry;
+    }
+
+    public synchronized void appendSessionInfo(String name) {
+        append(new SessionEntry.SessionInfo(newId(), leafId, now(), name));
+    }
+
+    /** Moves the leaf back to its parent: the last entry stays in the file, off the active path. */
+    public synchronized void retreatLeaf() {
+        SessionEntry leaf = leafId == null ? null : byId.get(leafId);
+        if (leaf != null) {
+            leafId = leaf.parentId();
+        }
+    }
+
+    private void append(SessionEntry entry) {
+        add(entry);
+        if (path == null) {
+            return;
+        }
+        if (!onDisk) {
+            if (!(entry instanceof SessionEntry.Message message && message.message() instanceof AgentMessage.Assistant)) {
+                return;
+            }
+            writeAll();
+        } else {
+            write(List.of(line(entry)));
+        }
+    }
+
+    private void add(SessionEntry entry) {
+        entries.add(entry);
+        if (entry.id() != null) {
+            byId.put(entry.id(), entry);
+        }
+        leafId = entry.id();
+    }
+
+    private void writeAll() {
+        List<byte[]> lines = new ArrayList<>();
+        lines.add(line(header));
+        for (SessionEntry entry : entries) {
+            lines.add(line(entry));
+        }
+        try {
+            Files.createDirectories(path.toAbsolutePath().getParent());
+        } catch (IOException e) {
+            reportWriteFailure(e);
+            return;
+        }
+        if (write(lines)) {
+            onDisk = true;
+        }
+    }
+
+    /** Appends whole lines with one write each. */
+    private boolean write(List<byte[]> lines) {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.APPEND)) {
+            if (repairTail == Tail.TRUNCATE) {
+                channel.truncate(validLength);
+            } else if (repairTail == Tail.ADD_NEWLINE) {
+                channel.write(ByteBuffer.wrap(new byte[] {'\n'}));
+            }
+            repairTail = Tail.CLEAN;
+            for (byte[] line : lines) {
+                ByteBuffer buffer = ByteBuffer.wrap(line);
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
+                }
+            }
+            warnedWriteFailure = false;
+            return true;
+        } catch (IOException e) {
+            reportWriteFailure(e);
+            return false;
+        }
+    }
+
+    private void reportWriteFailure(IOException e) {
+        if (!warnedWriteFailure) {
+            warnedWriteFailure = true;
+            LOG.warn("could not write session file {}: {}; the session continues in memory", path, e.toString());
+        }
+    }
+
+    // --- reading -----------------------------------------------------------------------------
+
+    public Path path() {
+        return path;
+    }
+
+    public SessionHeader header() {
+        return header;
+    }
+
+    public synchronized String leafId() {
+        return leafId;
+    }
+
+    public synchronized List<SessionEntry> entries() {
+        return List.copyOf(entries);
+    }
+
+    public synchronized Optional<SessionEntry> entry(String id) {
+        return Optional.ofNullable(byId.get(id));
+    }
+
+    /** The entries from the root to the leaf. */
+    public synchronized List<SessionEntry> branch() {
+        return branchTo(leafId);
+    }
+
+    private List<SessionEntry> branchTo(String id) {
+        List<SessionEntry> path = new ArrayList<>();
+        SessionEntry entry = id == null ? null : byId.get(id);
+        while (entry != null) {
+            path.add(entry);
+            entry = entry.parentId() == null ? null : byId.get(entry.parentId());
+        }
+        Collections.reverse(path);
+        return path;
+    }
+
+    /**
+     * The conversation on the current branch: after the latest compaction, its summary, the kept
+     * entries from {@code firstKeptEntryId}, then everything after the compaction.
+     */
+    public synchronized List<AgentMessage> buildContext() {
+        return ContextBuilder.build(branch());
+    }
+
+    /** The last value of a kind of entry on the current branch. */
+    public synchronized <T extends SessionEntry> Optional<T> latest(Class<T> type) {
+        List<SessionEntry> branch = branch();
+        for (int i = branch.size() - 1; i >= 0; i--) {
+            if (type.isInstance(branch.get(i))) {
+                return Optional.of(type.cast(branch.get(i)));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The session's name: the latest session_info entry anywhere in the file. */
+    public synchronized Optional<String> name() {
+        for (int i = entries.size() - 1; i >= 0; i--) {
+            if (entries.get(i) instanceof SessionEntry.SessionInfo info) {
+                return Optional.ofNullable(info.name());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A new session holding the branch up to (not including) the user message {@code entryId}, with
+     * this file as its parent. Entry ids are kept.
+     */
+    public synchronized SessionFile forkBefore(String entryId, Path newFile) {
+        SessionEntry target = byId.get(entryId);
+        if (!(target instanceof SessionEntry.Message message) || !(message.message() instanceof AgentMessage.User)) {
+            throw new IllegalArgumentException("Invalid entry ID for forking: " + entryId);
+        }
+        SessionFile fork = create(newFile, header.cwd(), path == null ? null : path.toString(), clock);
+        for (SessionEntry entry : branchTo(target.parentId())) {
+            fork.add(entry);
+        }
+        return fork;
+    }
+
+    /** Writes a forked or otherwise pre-filled session now (it already holds assistant messages). */
+    public synchronized void flushIfPending() {
+        if (path != null && !onDisk && entries.stream().anyMatch(entry -> entry instanceof SessionEntry.Message m
+                && m.message() instanceof AgentMessage.Assistant)) {
+            writeAll();
+        }
+    }
+
+    // --- helpers -----------------------------------------------------------------------------
+
+    private String newId() {
+        String id;
+        do {
+            id = UUID.randomUUID().toString().substring(0, 8);
+        } while (byId.containsKey(id));
+        return id;
+    }
+
+    private String now() {
+        return iso(clock.getAsLong());
+    }
+
+    private static String iso(long epochMillis) {
+        return Instant.ofEpochMilli(epochMillis).toString();
+    }
+
+    private static byte[] line(Object record) {
+        try {
+            byte[] json = MAPPER.writeValueAsBytes(record);
+            byte[] line = new byte[json.length + 1];
+            System.arraycopy(json, 0, line, 0, json.length);
+            line[json.length] = '\n';
+            return line;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot serialize a session entry", e);
+        }
+    }
+
+    private static SessionEntry decode(ObjectNode node) throws IOException {
+        String type = node.path("type").asText();
+        Class<? extends SessionEntry> known = ENTRY_TYPES.get(type);
+        return known == null ? new SessionEntry.Unknown(node) : MAPPER.treeToValue(node, known);
+    }
+
+    private static final Map<String, Class<? extends SessionEntry>> ENTRY_TYPES =
+            dev.agentd.protocol.json.WireTypes.registry(SessionEntry.class);
+
+    /** [offset, length] of every non-blank line, the last one possibly without LF. */
+    private static List<int[]> splitLines(byte[] bytes) {
+        List<int[]> lines = new ArrayList<>();
+        int start = 0;
+        for (int i = 0; i <= bytes.length; i++) {
+            if (i == bytes.length || bytes[i] == '\n') {
+                int end = i;
+                if (end > start && bytes[end - 1] == '\r') {
+                    end--;
+                }
+                if (end > start && !new String(bytes, start, end - start, StandardCharsets.UTF_8).isBlank()) {
+                    lines.add(new int[] {start, end - start});
+                }
+                start = i + 1;
+            }
+        }
+        return lines;
+    }
+
+    private static int lastIndexOf(byte[] bytes, byte value) {
+        for (int i = bytes.length - 1; i >= 0; i--) {
+            if (bytes[i] == value) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

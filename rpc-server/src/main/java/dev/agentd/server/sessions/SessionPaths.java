@@ -1,0 +1,54 @@
+package dev.agentd.server.sessions;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * Where session files live (SPEC §7): {@code <sessions>/--<cwd with / \ : replaced by ->--/
+ * <timestamp>_<uuid>.jsonl}, the timestamp being ISO-8601 with {@code :} and {@code .} replaced by
+ * {@code -} so names sort by creation time.
+ */
+public record SessionPaths(Path sessionsRoot) {
+
+    /** The directory holding the sessions of one working directory. */
+    public Path directoryFor(Path cwd) {
+        String text = cwd.toAbsolutePath().normalize().toString();
+        if (text.startsWith("/")) {
+            text = text.substring(1);
+        }
+        return sessionsRoot.resolve("--" + text.replaceAll("[/\\\\:]", "-") + "--");
+    }
+
+    /** A fresh file name in the directory of {@code cwd}. */
+    public Path newFile(Path cwd, long epochMillis) {
+        String stamp = Instant.ofEpochMilli(epochMillis).toString().replace(':', '-').replace('.', '-');
+        return directoryFor(cwd).resolve(stamp + "_" + UUID.randomUUID() + ".jsonl");
+    }
+
+    /** The most recently modified session of {@code cwd}, if any. */
+    public Optional<Path> latest(Path cwd) throws IOException {
+        Path dir = directoryFor(cwd);
+        if (!Files.isDirectory(dir)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(file -> file.getFileName().toString().endsWith(".jsonl"))
+                    .max(Comparator.comparing(SessionPaths::modified).thenComparing(Path::getFileName));
+        }
+    }
+
+    private static FileTime modified(Path file) {
+        try {
+            return Files.getLastModifiedTime(file);
+        } catch (IOException e) {
+            return FileTime.fromMillis(0);
+        }
+    }
+}

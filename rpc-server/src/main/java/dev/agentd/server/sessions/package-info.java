@@ -1,0 +1,6 @@
+/**
+ * Session files: pi's version-3 JSONL format as a tree of entries (messages, model and thinking
+ * changes, compactions, names), lazy crash-tolerant writing, loading, forking and rebuilding the
+ * working context from the current branch. May import {@code protocol} only.
+ */
+package dev.agentd.server.sessions;
