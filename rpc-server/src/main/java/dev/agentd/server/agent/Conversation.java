@@ -8,27 +8,50 @@ import java.util.function.Predicate;
 /**
  * The agent's working context. The run thread changes it; readers (get_state, get_messages)
  * see an immutable snapshot republished after each change, so a query during streaming never
- * waits for the run.
+ * waits for the run. Appends and retractions are mirrored to a {@link Journal} (the session file).
  */
 public final class Conversation {
+    /** Where appended and retracted messages are recorded. */
+    public interface Journal {
+        void appended(AgentMessage message);
+
+        void retracted(AgentMessage message);
+
+        Journal NONE = new Journal() {
+            @Override
+            public void appended(AgentMessage message) {}
+
+            @Override
+            public void retracted(AgentMessage message) {}
+        };
+    }
+
     private final List<AgentMessage> messages = new ArrayList<>();
     private volatile List<AgentMessage> snapshot = List.of();
+    private volatile Journal journal = Journal.NONE;
+
+    public void setJournal(Journal journal) {
+        this.journal = journal;
+    }
 
     public synchronized void append(AgentMessage message) {
         messages.add(message);
         publish();
+        journal.appended(message);
     }
 
     /** Removes the last message if it matches; returns whether it did. */
     public synchronized boolean removeLastIf(Predicate<AgentMessage> predicate) {
         if (!messages.isEmpty() && predicate.test(messages.get(messages.size() - 1))) {
-            messages.remove(messages.size() - 1);
+            AgentMessage removed = messages.remove(messages.size() - 1);
             publish();
+            journal.retracted(removed);
             return true;
         }
         return false;
     }
 
+    /** Replaces the context without journaling (it was rebuilt from the journal). */
     public synchronized void replaceAll(List<AgentMessage> replacement) {
         messages.clear();
         messages.addAll(replacement);

@@ -22,6 +22,8 @@ import dev.agentd.server.rpc.RpcOutput;
 import dev.agentd.server.runtime.SystemScheduler;
 import dev.agentd.server.session.AgentSession;
 import dev.agentd.server.session.SessionContext;
+import dev.agentd.server.sessions.SessionFile;
+import dev.agentd.server.sessions.SessionPaths;
 import dev.agentd.server.tools.ToolRegistry;
 import java.io.IOException;
 import java.io.InputStream;
@@ -97,8 +99,12 @@ public final class Daemon {
         ModelRegistry models = new ModelRegistry(catalog);
         ProviderRegistry providers = new ProviderRegistry(List.of(faux));
         ToolRegistry tools = ToolRegistry.empty();
+        SessionPaths sessionPaths = options.noSession() ? null
+                : options.sessionDir() != null ? SessionPaths.flat(options.sessionDir().toAbsolutePath())
+                : new SessionPaths(dirs.sessionsDir());
         SessionContext context = new SessionContext(models, providers, auth, settings, scheduler, tools,
-                () -> systemPrompt(cwd));
+                () -> systemPrompt(cwd), cwd, sessionPaths);
+        SessionFile sessionFile = openSession(options, sessionPaths, cwd, scheduler);
 
         ModelRegistry.Selection selection = chooseModel(options, models, providers, auth, settings.current());
         options.apiKeyValue().ifPresent(key -> auth.setCliKey(selection.model().provider(), key));
@@ -111,7 +117,7 @@ public final class Daemon {
         if (options.mode().equals("jsonrpc")) {
             throw new CliOptions.UsageException("--mode jsonrpc is not available yet; use --mode rpc");
         }
-        AgentSession session = new AgentSession(context, selection.model(), thinking, options.updates());
+        AgentSession session = new AgentSession(context, sessionFile, selection.model(), thinking, options.updates());
         Daemon[] self = new Daemon[1];
         RpcOutput output = new RpcOutput(new JsonlWriter(out, Json.mapper()), () -> self[0].shutdown());
         CommandRouter router = new CommandRouter(session, script);
@@ -204,6 +210,31 @@ public final class Daemon {
         }
         LOG.info("no credential found; using the embedded faux model {}", FauxModels.FAUX_1.selector());
         return new ModelRegistry.Selection(FauxModels.FAUX_1, null);
+    }
+
+    /** {@code --session FILE} (opened, or started there), {@code --continue} (latest of the cwd), else new. */
+    private static SessionFile openSession(CliOptions options, SessionPaths paths, Path cwd, SystemScheduler clock)
+            throws CliOptions.UsageException, IOException {
+        if (options.sessionFile() != null) {
+            Path file = options.sessionFile().toAbsolutePath();
+            if (java.nio.file.Files.exists(file)) {
+                try {
+                    return SessionFile.load(file, clock::now);
+                } catch (IOException e) {
+                    throw new CliOptions.UsageException("--session: " + e.getMessage());
+                }
+            }
+            return SessionFile.create(file, cwd.toString(), null, clock::now);
+        }
+        if (options.continueSession() && paths != null) {
+            Optional<Path> latest = paths.latest(cwd);
+            if (latest.isPresent()) {
+                return SessionFile.load(latest.get(), clock::now);
+            }
+            LOG.info("no previous session for {}; starting a new one", cwd);
+        }
+        return SessionFile.create(paths == null ? null : paths.newFile(cwd, clock.now()), cwd.toString(), null,
+                clock::now);
     }
 
     private static String systemPrompt(Path cwd) {

@@ -93,7 +93,12 @@ public final class CommandRouter {
         on(Command.FollowUp.class, c -> run(() -> session.followUp(c.message(), c.images())));
         on(Command.Abort.class, c -> session.abort());
         on(Command.AbortRetry.class, c -> run(session::abortRetry));
-        on(Command.NewSession.class, c -> session.newSession().thenApply(v -> new Results.Cancelled(false)));
+        on(Command.NewSession.class, c -> session.newSession(c.parentSession())
+                .thenApply(v -> new Results.Cancelled(false)));
+        on(Command.SwitchSession.class, c -> session.switchSession(java.nio.file.Path.of(c.sessionPath()))
+                .thenApply(v -> new Results.Cancelled(false)));
+        on(Command.Fork.class, c -> session.fork(c.entryId()).thenApply(text -> new Results.Fork(text, false)));
+        on(Command.GetForkMessages.class, c -> done(new Results.ForkMessages(session.forkMessages())));
         on(Command.GetState.class, c -> done(session.state()));
         on(Command.GetMessages.class, c -> done(new Results.Messages(session.messages())));
         on(Command.SetModel.class, c -> done(session.models().set(c.provider(), c.modelId())));
@@ -130,9 +135,6 @@ public final class CommandRouter {
         unavailable(Command.Bash.class, "the coding tools");
         unavailable(Command.AbortBash.class, "the coding tools");
         unavailable(Command.Compact.class, "sessions on disk and compaction");
-        unavailable(Command.SwitchSession.class, "sessions on disk and compaction");
-        unavailable(Command.Fork.class, "sessions on disk and compaction");
-        unavailable(Command.GetForkMessages.class, "sessions on disk and compaction");
         unavailable(Command.GetFallbackState.class, "model fallback chains");
         unavailable(Command.SetFallbackChain.class, "model fallback chains");
         unavailable(Command.RemoveFallbackChain.class, "model fallback chains");

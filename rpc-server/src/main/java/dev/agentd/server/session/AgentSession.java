@@ -8,6 +8,7 @@ import dev.agentd.protocol.model.QueueMode;
 import dev.agentd.protocol.model.StreamingBehavior;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.protocol.model.UpdateMode;
+import dev.agentd.protocol.response.Results;
 import dev.agentd.protocol.response.SessionState;
 import dev.agentd.server.agent.AgentLoop;
 import dev.agentd.server.agent.Conversation;
@@ -20,10 +21,12 @@ import dev.agentd.server.retry.RetryConfig;
 import dev.agentd.server.retry.RunFacts;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.runtime.Scheduler;
+import dev.agentd.server.sessions.SessionEntry;
+import dev.agentd.server.sessions.SessionFile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
+import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -69,18 +72,35 @@ public final class AgentSession implements AutoCloseable {
     private Scheduler.Cancellable pendingRetry;
     private boolean retrySuppressed;
 
-    private volatile String sessionId = UUID.randomUUID().toString();
-    private volatile String sessionName;
+    private final SessionJournal journal;
     private volatile UpdateMode updateMode;
 
-    public AgentSession(SessionContext context, Model initialModel, ThinkingLevel initialThinking,
+    /**
+     * @param file the session file to continue (loaded) or start (new); its context becomes the
+     *     working context and, for a loaded file, its last model and thinking level are restored
+     */
+    public AgentSession(SessionContext context, SessionFile file, Model initialModel, ThinkingLevel initialThinking,
             UpdateMode updateMode) {
         this.context = context;
         this.updateMode = updateMode;
         SessionDefaults defaults = new SessionDefaults(context.settings());
         this.queues = new MessageQueues(defaults.steeringMode(), defaults.followUpMode());
-        this.models = new ModelControl(context, defaults, bus::publish, initialModel, initialThinking);
-        this.calls = new ProviderCalls(context, models, () -> sessionId);
+        this.journal = new SessionJournal(file, context.sessionPaths(), context.cwd(), context.scheduler()::now);
+        this.models = new ModelControl(context, defaults, new ModelControl.Observer() {
+            @Override
+            public void modelChanged(Model model, ThinkingLevel thinkingLevel, String source) {
+                journal.modelChanged(model, null);
+                bus.publish(new AgentEvent.ModelChanged(model, thinkingLevel, source));
+            }
+
+            @Override
+            public void thinkingChanged(ThinkingLevel thinkingLevel) {
+                journal.thinkingChanged(thinkingLevel);
+            }
+        }, initialModel, initialThinking);
+        this.calls = new ProviderCalls(context, models, this::sessionId);
+        conversation.setJournal(journal);
+        adopt(file, false);
         this.loop = new AgentLoop(conversation, queues, context::tools, calls::stream, this::emit,
                 () -> this.updateMode == UpdateMode.FULL, context.scheduler()::now);
         this.runThread = Executors.newSingleThreadExecutor(runnable -> {
@@ -213,7 +233,7 @@ public final class AgentSession implements AutoCloseable {
                     models.current().contextWindow());
         }
         return policy.decide(facts, retryAfterMs -> context.auth().markUsageLimitReached(
-                models.current().provider(), sessionId, retryAfterMs));
+                models.current().provider(), sessionId(), retryAfterMs));
     }
 
     /** Carries out a recovery decision. Run thread only. */
@@ -324,23 +344,55 @@ public final class AgentSession implements AutoCloseable {
 
     // --- session-level commands --------------------------------------------------------------
 
-    /** Starts a fresh in-memory session: aborts the run, forgets the context and the retry chain. */
-    public CompletableFuture<Void> newSession() {
-        return whileIdle(() -> {
-            conversation.replaceAll(List.of());
-            synchronized (lock) {
-                retry.reset();
-            }
-            sessionId = UUID.randomUUID().toString();
-            sessionName = null;
-        });
+    /** {@code new_session}: aborts the run, then starts a new (lazily written) session file. */
+    public CompletableFuture<Void> newSession(String parentSession) {
+        return whileIdle(() -> adopt(journal.startNew(parentSession), true));
+    }
+
+    /** {@code switch_session}: aborts the run, then continues the session stored in {@code path}. */
+    public CompletableFuture<Void> switchSession(Path path) {
+        return whileIdle(() -> adopt(journal.open(path), false));
+    }
+
+    /**
+     * {@code fork}: aborts the run, then continues in a new session holding the history before the
+     * user message {@code entryId}; returns that message's text.
+     */
+    public CompletableFuture<String> fork(String entryId) {
+        return abort().thenApplyAsync(ignored -> {
+            String text = journal.fork(entryId);
+            adopt(journal.file(), false);
+            return text;
+        }, runThread);
+    }
+
+    public List<Results.ForkMessage> forkMessages() {
+        return journal.forkMessages();
+    }
+
+    /** Makes {@code file} the session's file: its context, its model (when resumed), no retry chain. */
+    private void adopt(SessionFile file, boolean fresh) {
+        conversation.replaceAll(file.buildContext());
+        synchronized (lock) {
+            retry.reset();
+        }
+        if (file.entries().isEmpty()) {
+            journal.modelChanged(models.current(), null);
+            journal.thinkingChanged(models.thinkingLevel());
+        } else if (!fresh) {
+            Model saved = file.latest(SessionEntry.ModelChange.class)
+                    .flatMap(change -> context.models().find(change.provider(), change.modelId())).orElse(null);
+            ThinkingLevel savedThinking = file.latest(SessionEntry.ThinkingLevelChange.class)
+                    .flatMap(change -> ThinkingLevel.parse(change.thinkingLevel())).orElse(null);
+            models.restore(saved, savedThinking);
+        }
     }
 
     public void setSessionName(String name) {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("Session name cannot be empty");
         }
-        sessionName = name.trim();
+        journal.file().appendSessionInfo(name.trim());
     }
 
     public void setUpdateMode(UpdateMode mode) {
@@ -360,7 +412,12 @@ public final class AgentSession implements AutoCloseable {
     }
 
     public String sessionId() {
-        return sessionId;
+        return journal.file().header().id();
+    }
+
+    /** The session file's path, null with --no-session. */
+    public String sessionFile() {
+        return journal.pathText();
     }
 
     public void setSteeringMode(QueueMode mode) {
@@ -425,13 +482,14 @@ public final class AgentSession implements AutoCloseable {
         }
         List<AgentMessage> messages = conversation.snapshot();
         return new SessionState(models.current(), models.thinkingLevel(), phaseNow == Phase.RUNNING, false,
-                queues.steeringMode(), queues.followUpMode(), null, sessionId, sessionName,
+                queues.steeringMode(), queues.followUpMode(), journal.pathText(), sessionId(),
+                journal.file().name().orElse(null),
                 context.settings().current().bool("compaction.enabled", true), messages.size(), queues.size(),
                 retryConfig().enabled(), attempt > 0, attempt);
     }
 
     public dev.agentd.protocol.response.SessionStats stats() {
-        return Stats.of(conversation.snapshot(), null, sessionId);
+        return Stats.of(conversation.snapshot(), journal.pathText(), sessionId());
     }
 
     /** The text of the last assistant message that has any. */

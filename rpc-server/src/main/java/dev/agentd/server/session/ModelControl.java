@@ -1,32 +1,37 @@
 package dev.agentd.server.session;
 
-import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.protocol.response.Results;
 import dev.agentd.server.ai.ThinkingSupport;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
 
 /**
  * The session's current model and thinking level: the models usable now (a credential exists or
  * none is needed), {@code set_model}, {@code cycle_model} and the thinking-level commands. Changes
- * apply from the next request, are persisted as the defaults, and are announced with
- * {@code model_changed}.
+ * apply from the next request, are persisted as the defaults, and are reported to the observer
+ * (which announces {@code model_changed} and records them in the session file).
  */
 public final class ModelControl {
+    /** Told about every change. */
+    interface Observer {
+        void modelChanged(Model model, ThinkingLevel thinkingLevel, String source);
+
+        void thinkingChanged(ThinkingLevel thinkingLevel);
+    }
+
     private final SessionContext context;
-    private final Consumer<AgentEvent> emit;
+    private final Observer observer;
     private volatile Model model;
     /** What the user asked for; {@link #thinking} is it clamped to the current model. */
     private volatile ThinkingLevel preferred;
     private volatile ThinkingLevel thinking;
 
-    ModelControl(SessionContext context, SessionDefaults defaults, Consumer<AgentEvent> emit, Model initial,
+    ModelControl(SessionContext context, SessionDefaults defaults, Observer observer, Model initial,
             ThinkingLevel initialThinking) {
         this.context = context;
-        this.emit = emit;
+        this.observer = observer;
         this.model = initial;
         this.preferred = initialThinking != null ? initialThinking
                 : defaults.thinkingLevel().orElse(ThinkingLevel.MEDIUM);
@@ -82,6 +87,23 @@ public final class ModelControl {
         preferred = level;
         thinking = ThinkingSupport.clamp(model, level);
         context.persist("defaultThinkingLevel", thinking.wire());
+        observer.thinkingChanged(thinking);
+    }
+
+    /**
+     * Returns to the model and level a resumed session last used, when that model is still usable;
+     * not persisted as the defaults.
+     */
+    void restore(Model saved, ThinkingLevel savedThinking) {
+        if (saved != null && usable(saved) && !saved.selector().equals(model.selector())) {
+            model = saved;
+            thinking = ThinkingSupport.clamp(saved, preferred);
+            observer.modelChanged(saved, thinking, "restore");
+        }
+        if (savedThinking != null) {
+            preferred = savedThinking;
+            thinking = ThinkingSupport.clamp(model, savedThinking);
+        }
     }
 
     /** The next supported level; empty for models without reasoning. */
@@ -101,6 +123,6 @@ public final class ModelControl {
         thinking = ThinkingSupport.clamp(next, preferred);
         context.persist("defaultProvider", next.provider());
         context.persist("defaultModel", next.id());
-        emit.accept(new AgentEvent.ModelChanged(next, thinking, source));
+        observer.modelChanged(next, thinking, source);
     }
 }

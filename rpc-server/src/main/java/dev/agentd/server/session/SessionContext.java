@@ -8,7 +8,9 @@ import dev.agentd.server.auth.AuthStore;
 import dev.agentd.server.config.SettingsStore;
 import dev.agentd.server.runtime.Scheduler;
 import dev.agentd.server.tools.ToolRegistry;
+import dev.agentd.server.sessions.SessionPaths;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,6 +19,7 @@ import org.slf4j.LoggerFactory;
  * The collaborators a session is built from, assembled once by the CLI wiring (or by a test).
  *
  * @param systemPrompt built per request (it names the date and the tools)
+ * @param sessionPaths where new session files go; null keeps sessions in memory (--no-session)
  */
 public record SessionContext(
         ModelRegistry models,
@@ -25,7 +28,9 @@ public record SessionContext(
         SettingsStore settings,
         Scheduler scheduler,
         ToolRegistry tools,
-        Supplier<String> systemPrompt) {
+        Supplier<String> systemPrompt,
+        Path cwd,
+        SessionPaths sessionPaths) {
 
     private static final Logger LOG = LoggerFactory.getLogger(SessionContext.class);
 

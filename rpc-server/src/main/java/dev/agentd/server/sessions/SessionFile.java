@@ -138,11 +138,18 @@ public final class SessionFile {
         append(new SessionEntry.SessionInfo(newId(), leafId, now(), name));
     }
 
-    /** Moves the leaf back to its parent: the last entry stays in the file, off the active path. */
-    public synchronized void retreatLeaf() {
-        SessionEntry leaf = leafId == null ? null : byId.get(leafId);
-        if (leaf != null) {
-            leafId = leaf.parentId();
+    /**
+     * Takes a message off the active path: the leaf moves to the parent of the latest entry holding
+     * it, so that entry stays in the file as a dead branch.
+     */
+    public synchronized void retract(AgentMessage message) {
+        List<SessionEntry> branch = branch();
+        for (int i = branch.size() - 1; i >= 0; i--) {
+            SessionEntry entry = branch.get(i);
+            if (entry instanceof SessionEntry.Message held && held.message().equals(message)) {
+                leafId = entry.parentId();
+                return;
+            }
         }
     }
 

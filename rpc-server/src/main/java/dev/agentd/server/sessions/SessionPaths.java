@@ -13,12 +13,25 @@ import java.util.stream.Stream;
 /**
  * Where session files live (SPEC §7): {@code <sessions>/--<cwd with / \ : replaced by ->--/
  * <timestamp>_<uuid>.jsonl}, the timestamp being ISO-8601 with {@code :} and {@code .} replaced by
- * {@code -} so names sort by creation time.
+ * {@code -} so names sort by creation time. With {@code --session-dir} the files of every working
+ * directory go straight into that directory.
  */
-public record SessionPaths(Path sessionsRoot) {
+public record SessionPaths(Path sessionsRoot, boolean perWorkingDirectory) {
+
+    public SessionPaths(Path sessionsRoot) {
+        this(sessionsRoot, true);
+    }
+
+    /** {@code --session-dir}: one flat directory. */
+    public static SessionPaths flat(Path directory) {
+        return new SessionPaths(directory, false);
+    }
 
     /** The directory holding the sessions of one working directory. */
     public Path directoryFor(Path cwd) {
+        if (!perWorkingDirectory) {
+            return sessionsRoot;
+        }
         String text = cwd.toAbsolutePath().normalize().toString();
         if (text.startsWith("/")) {
             text = text.substring(1);

@@ -74,8 +74,10 @@ class SessionFileTest {
         Path file = dir.resolve("session.jsonl");
         SessionFile session = SessionFile.create(file, "/work", null, clock::get);
         session.appendMessage(user("question"));
-        session.appendMessage(failed("529 overloaded"));
-        session.retreatLeaf();
+        AgentMessage.Assistant failure = failed("529 overloaded");
+        session.appendMessage(failure);
+        session.appendModelChange("faux", "faux-2", null, null, null);
+        session.retract(failure);
         session.appendMessage(reply("answer"));
         List<String> roles = session.buildContext().stream().map(AgentMessage::role).toList();
         assertEquals(List.of("user", "assistant"), roles);

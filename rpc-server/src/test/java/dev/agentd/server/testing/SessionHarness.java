@@ -18,6 +18,8 @@ import dev.agentd.server.auth.SecretResolver;
 import dev.agentd.server.config.SettingsStore;
 import dev.agentd.server.session.AgentSession;
 import dev.agentd.server.session.SessionContext;
+import dev.agentd.server.sessions.SessionFile;
+import dev.agentd.server.sessions.SessionPaths;
 import dev.agentd.server.tools.Tool;
 import dev.agentd.server.tools.ToolRegistry;
 import java.nio.file.Path;
@@ -50,9 +52,14 @@ public final class SessionHarness implements AutoCloseable {
         providers.add(faux);
         List<Model> models = new ArrayList<>(builder.models);
         models.addAll(FauxModels.ALL);
+        SessionPaths paths = builder.persistent ? new SessionPaths(builder.dir.resolve("sessions")) : null;
         SessionContext context = new SessionContext(new ModelRegistry(models), new ProviderRegistry(providers),
-                auth, settings, scheduler, new ToolRegistry(builder.tools), () -> "system prompt");
-        this.session = new AgentSession(context, builder.initialModel, ThinkingLevel.OFF, builder.updateMode);
+                auth, settings, scheduler, new ToolRegistry(builder.tools), () -> "system prompt", builder.dir,
+                paths);
+        SessionFile file = builder.sessionFile != null ? builder.sessionFile
+                : SessionFile.create(paths == null ? null : paths.newFile(builder.dir, scheduler.now()),
+                        builder.dir.toString(), null, scheduler::now);
+        this.session = new AgentSession(context, file, builder.initialModel, ThinkingLevel.OFF, builder.updateMode);
         session.subscribe(events::add);
     }
 
@@ -72,6 +79,8 @@ public final class SessionHarness implements AutoCloseable {
         private final List<Tool> tools = new ArrayList<>();
         private Model initialModel = FauxModels.FAUX_1;
         private UpdateMode updateMode = UpdateMode.DELTA;
+        private boolean persistent;
+        private SessionFile sessionFile;
 
         private Builder(Path dir) {
             this.dir = dir;
@@ -95,6 +104,19 @@ public final class SessionHarness implements AutoCloseable {
 
         public Builder tool(Tool tool) {
             tools.add(tool);
+            return this;
+        }
+
+        /** Session files under {@code <dir>/sessions} instead of memory only. */
+        public Builder persistent() {
+            persistent = true;
+            return this;
+        }
+
+        /** Continue this session file. */
+        public Builder sessionFile(SessionFile file) {
+            sessionFile = file;
+            persistent = true;
             return this;
         }
 

@@ -1,0 +1,96 @@
+package dev.agentd.server.session;
+
+import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.model.Model;
+import dev.agentd.protocol.model.ThinkingLevel;
+import dev.agentd.protocol.response.Results;
+import dev.agentd.server.agent.Conversation;
+import dev.agentd.server.sessions.SessionEntry;
+import dev.agentd.server.sessions.SessionFile;
+import dev.agentd.server.sessions.SessionPaths;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * The session's file: what the conversation and the model control record into it, and the
+ * replacing of it ({@code new_session}, {@code switch_session}, {@code fork}). The current file is
+ * swapped only while the session is idle.
+ */
+final class SessionJournal implements Conversation.Journal {
+    private final SessionPaths paths;
+    private final Path cwd;
+    private final LongSupplier clock;
+    private volatile SessionFile file;
+
+    SessionJournal(SessionFile initial, SessionPaths paths, Path cwd, LongSupplier clock) {
+        this.file = initial;
+        this.paths = paths;
+        this.cwd = cwd;
+        this.clock = clock;
+    }
+
+    SessionFile file() {
+        return file;
+    }
+
+    @Override
+    public void appended(AgentMessage message) {
+        file.appendMessage(message);
+    }
+
+    @Override
+    public void retracted(AgentMessage message) {
+        file.retract(message);
+    }
+
+    void modelChanged(Model model, String reason) {
+        file.appendModelChange(model.provider(), model.id(), reason, null, null);
+    }
+
+    void thinkingChanged(ThinkingLevel level) {
+        file.appendThinkingLevel(level.wire());
+    }
+
+    /** A fresh file (in memory with --no-session), not written before its first reply. */
+    SessionFile startNew(String parentSession) {
+        Path path = paths == null ? null : paths.newFile(cwd, clock.getAsLong());
+        file = SessionFile.create(path, cwd.toString(), parentSession, clock);
+        return file;
+    }
+
+    SessionFile open(Path path) {
+        try {
+            file = SessionFile.load(path, clock);
+            return file;
+        } catch (IOException e) {
+            throw new IllegalArgumentException("Cannot open session " + path + ": " + e.getMessage());
+        }
+    }
+
+    /** Forks before a user message; returns the text of that message. */
+    String fork(String entryId) {
+        SessionEntry target = file.entry(entryId).orElse(null);
+        Path path = paths == null ? null : paths.newFile(cwd, clock.getAsLong());
+        SessionFile fork = file.forkBefore(entryId, path);
+        fork.flushIfPending();
+        file = fork;
+        return ((AgentMessage.User) ((SessionEntry.Message) target).message()).text();
+    }
+
+    /** Every user message of the file, for choosing a fork point. */
+    List<Results.ForkMessage> forkMessages() {
+        return file.entries().stream()
+                .filter(entry -> entry instanceof SessionEntry.Message message
+                        && message.message() instanceof AgentMessage.User)
+                .map(entry -> new Results.ForkMessage(entry.id(),
+                        ((AgentMessage.User) ((SessionEntry.Message) entry).message()).text()))
+                .toList();
+    }
+
+    /** The file's path, absent with --no-session. */
+    String pathText() {
+        return file.path() == null ? null : file.path().toString();
+    }
+}
