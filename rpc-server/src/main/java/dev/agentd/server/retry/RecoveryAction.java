@@ -29,6 +29,31 @@ public sealed interface RecoveryAction {
     }
 
     /**
+     * Compact the context ({@code reason} overflow or threshold, SPEC §8.2). After an overflow the
+     * run continues on the compacted context.
+     */
+    record Compact(String reason) implements RecoveryAction {
+        public static final String OVERFLOW = "overflow";
+        public static final String THRESHOLD = "threshold";
+
+        @Override
+        public boolean continuesRun() {
+            return OVERFLOW.equals(reason);
+        }
+    }
+
+    /** The context overflowed again after a compaction for this user message: report, do not loop. */
+    record CompactionFailed(String errorMessage) implements RecoveryAction {
+        public static final String SECOND_OVERFLOW = "Context overflow recovery failed after one compact-and-retry "
+                + "attempt. Try reducing context or switching to a larger-context model.";
+
+        @Override
+        public boolean continuesRun() {
+            return false;
+        }
+    }
+
+    /**
      * End the open retry chain (or refuse to start one) with {@code auto_retry_end{success:false}},
      * then do {@code then}.
      */

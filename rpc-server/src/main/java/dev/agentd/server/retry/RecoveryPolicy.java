@@ -2,6 +2,7 @@ package dev.agentd.server.retry;
 
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.StopReason;
+import dev.agentd.server.compaction.CompactionConfig;
 
 /**
  * The end-of-run decision (SPEC §5.3): pure apart from the credential-rotation port it is given.
@@ -16,14 +17,17 @@ import dev.agentd.protocol.message.StopReason;
  *       applies (SPEC §5.5);</li>
  *   <li>a non-retryable error while a chain is open ends it with {@code success:false} (pi leaves
  *       the chain dangling; SPEC §5.3 fixes that);</li>
- *   <li>disabled retries and a chain cancelled mid-attempt never retry.</li>
+ *   <li>disabled retries and a chain cancelled mid-attempt never retry;</li>
+ *   <li>only when no retry starts is compaction considered (SPEC §5.1): an overflow compacts and
+ *       continues, once per user message; a context above {@code contextWindow - reserveTokens}
+ *       compacts without continuing. Exhausted retries still get this check.</li>
  * </ul>
  */
 public final class RecoveryPolicy {
 
     public RecoveryAction decide(RunFacts facts, CredentialRotation rotation) {
         AgentMessage.Assistant last = facts.lastAssistant();
-        RecoveryAction afterRetry = new RecoveryAction.Finish();
+        RecoveryAction afterRetry = compactionCheck(facts);
         if (last == null || last.stopReason() != StopReason.ERROR) {
             return afterRetry;
         }
@@ -54,5 +58,22 @@ public final class RecoveryPolicy {
                     + "ms, exceeding configured maximum " + config.maxRetryDelayMs() + "ms", afterRetry);
         }
         return new RecoveryAction.Retry(attempt, delay, error, switched);
+    }
+
+    private static RecoveryAction compactionCheck(RunFacts facts) {
+        AgentMessage.Assistant last = facts.lastAssistant();
+        CompactionConfig config = facts.compaction();
+        if (!config.enabled() || last == null || last.stopReason() == StopReason.ABORTED) {
+            return new RecoveryAction.Finish();
+        }
+        if (OverflowDetector.isOverflow(last, facts.contextWindow())) {
+            return facts.overflowRecoveryAttempted()
+                    ? new RecoveryAction.CompactionFailed(RecoveryAction.CompactionFailed.SECOND_OVERFLOW)
+                    : new RecoveryAction.Compact(RecoveryAction.Compact.OVERFLOW);
+        }
+        if (facts.contextWindow() > 0 && facts.contextTokens() > facts.contextWindow() - config.reserveTokens()) {
+            return new RecoveryAction.Compact(RecoveryAction.Compact.THRESHOLD);
+        }
+        return new RecoveryAction.Finish();
     }
 }

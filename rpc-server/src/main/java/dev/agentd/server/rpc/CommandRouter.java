@@ -134,7 +134,7 @@ public final class CommandRouter {
 
         unavailable(Command.Bash.class, "the coding tools");
         unavailable(Command.AbortBash.class, "the coding tools");
-        unavailable(Command.Compact.class, "sessions on disk and compaction");
+        on(Command.Compact.class, c -> session.compact(c.customInstructions()));
         unavailable(Command.GetFallbackState.class, "model fallback chains");
         unavailable(Command.SetFallbackChain.class, "model fallback chains");
         unavailable(Command.RemoveFallbackChain.class, "model fallback chains");

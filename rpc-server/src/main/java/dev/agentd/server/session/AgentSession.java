@@ -1,6 +1,7 @@
 package dev.agentd.server.session;
 
 import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.protocol.event.CompactionResult;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.ContentBlock;
 import dev.agentd.protocol.model.Model;
@@ -15,6 +16,11 @@ import dev.agentd.server.agent.Conversation;
 import dev.agentd.server.agent.MessageQueues;
 import dev.agentd.server.agent.RunOutcome;
 import dev.agentd.server.ai.StreamListener;
+import dev.agentd.server.compaction.CompactionConfig;
+import dev.agentd.server.compaction.CompactionException;
+import dev.agentd.server.compaction.Summarizer;
+import dev.agentd.server.compaction.TokenEstimate;
+import dev.agentd.server.retry.OverflowDetector;
 import dev.agentd.server.retry.RecoveryAction;
 import dev.agentd.server.retry.RecoveryPolicy;
 import dev.agentd.server.retry.RetryConfig;
@@ -73,7 +79,11 @@ public final class AgentSession implements AutoCloseable {
     private boolean retrySuppressed;
 
     private final SessionJournal journal;
+    private final Compactor compactor;
     private volatile UpdateMode updateMode;
+    private volatile boolean compacting;
+    /** An overflow was compacted since the last user message (run thread only). */
+    private volatile boolean overflowRecoveryAttempted;
 
     /**
      * @param file the session file to continue (loaded) or start (new); its context becomes the
@@ -99,6 +109,7 @@ public final class AgentSession implements AutoCloseable {
             }
         }, initialModel, initialThinking);
         this.calls = new ProviderCalls(context, models, this::sessionId);
+        this.compactor = new Compactor(new Summarizer(calls::complete));
         conversation.setJournal(journal);
         adopt(file, false);
         this.loop = new AgentLoop(conversation, queues, context::tools, calls::stream, this::emit,
@@ -117,13 +128,22 @@ public final class AgentSession implements AutoCloseable {
         return bus.subscribe(listener);
     }
 
-    /** Every event of a run passes here: published, then checked for the end of a retry chain. */
+    /**
+     * Every event of a run passes here: published, then checked for the end of a retry chain and
+     * for what resets the once-per-user-message overflow recovery.
+     */
     private void emit(AgentEvent event) {
         bus.publish(event);
-        if (event instanceof AgentEvent.MessageEnd end && end.message() instanceof AgentMessage.Assistant reply
-                && !reply.stopReason().failed()) {
-            synchronized (lock) {
-                retry.succeedIfOpen();
+        if (event instanceof AgentEvent.MessageEnd end) {
+            if (end.message() instanceof AgentMessage.User) {
+                overflowRecoveryAttempted = false;
+            } else if (end.message() instanceof AgentMessage.Assistant reply && !reply.stopReason().failed()) {
+                synchronized (lock) {
+                    retry.succeedIfOpen();
+                }
+                if (!OverflowDetector.isOverflow(reply, models.current().contextWindow())) {
+                    overflowRecoveryAttempted = false;
+                }
             }
         }
     }
@@ -228,9 +248,10 @@ public final class AgentSession implements AutoCloseable {
 
     private RecoveryAction decide(RunOutcome outcome) {
         RunFacts facts;
+        long contextTokens = TokenEstimate.contextTokens(conversation.snapshot());
         synchronized (lock) {
             facts = new RunFacts(outcome.lastAssistant(), retry.attempt(), retryConfig(), retrySuppressed,
-                    models.current().contextWindow());
+                    models.current().contextWindow(), compactionConfig(), contextTokens, overflowRecoveryAttempted);
         }
         return policy.decide(facts, retryAfterMs -> context.auth().markUsageLimitReached(
                 models.current().provider(), sessionId(), retryAfterMs));
@@ -247,7 +268,73 @@ public final class AgentSession implements AutoCloseable {
             apply(giveUp.then(), token);
         } else if (action instanceof RecoveryAction.Retry next) {
             scheduleRetry(next, token);
+        } else if (action instanceof RecoveryAction.Compact compact) {
+            autoCompact(compact, token);
+        } else if (action instanceof RecoveryAction.CompactionFailed failed) {
+            // pi reports a second overflow with an end event and no start
+            bus.publish(new AgentEvent.AutoCompactionEnd(null, false, false, failed.errorMessage()));
+            goIdle();
         }
+    }
+
+    /**
+     * Automatic compaction (SPEC §8.2). After an overflow the failed reply leaves the context and the
+     * run continues on the compacted context; after a threshold compaction the prompt is over
+     * unless messages are queued.
+     */
+    private void autoCompact(RecoveryAction.Compact compact, CancellationToken token) {
+        boolean overflow = compact.continuesRun();
+        bus.publish(new AgentEvent.AutoCompactionStart(compact.reason()));
+        if (overflow) {
+            overflowRecoveryAttempted = true;
+            conversation.removeLastIf(message -> message instanceof AgentMessage.Assistant);
+        }
+        CompactionResult result;
+        compacting = true;
+        try {
+            result = compactor.compact(journal.file(), compactionConfig(), null, token);
+        } catch (CompactionException e) {
+            String prefix = overflow ? "Context overflow recovery failed: " : "Auto-compaction failed: ";
+            boolean aborted = token.isCancelled();
+            bus.publish(new AgentEvent.AutoCompactionEnd(null, aborted, false,
+                    e.nothingToDo() || aborted ? null : prefix + e.getMessage()));
+            goIdle();
+            return;
+        } finally {
+            compacting = false;
+        }
+        conversation.replaceAll(journal.file().buildContext());
+        boolean continueRun = overflow || queues.size() > 0;
+        bus.publish(new AgentEvent.AutoCompactionEnd(result, false, overflow, null));
+        if (continueRun && !token.isCancelled()) {
+            runThread.execute(() -> execute(List.of(), token));
+        } else {
+            goIdle();
+        }
+    }
+
+    /**
+     * {@code compact}: aborts the run, then compacts now and returns the result (no
+     * {@code auto_compaction_*} events).
+     */
+    public CompletableFuture<CompactionResult> compact(String customInstructions) {
+        return abort().thenApplyAsync(ignored -> {
+            compacting = true;
+            try {
+                CompactionResult result = compactor.compact(journal.file(), compactionConfig(), customInstructions,
+                        CancellationToken.none());
+                conversation.replaceAll(journal.file().buildContext());
+                return result;
+            } catch (CompactionException e) {
+                throw new IllegalStateException(e.getMessage());
+            } finally {
+                compacting = false;
+            }
+        }, runThread);
+    }
+
+    private CompactionConfig compactionConfig() {
+        return CompactionConfig.from(context.settings().current());
     }
 
     private void scheduleRetry(RecoveryAction.Retry next, CancellationToken token) {
@@ -481,10 +568,10 @@ public final class AgentSession implements AutoCloseable {
             attempt = retry.attempt();
         }
         List<AgentMessage> messages = conversation.snapshot();
-        return new SessionState(models.current(), models.thinkingLevel(), phaseNow == Phase.RUNNING, false,
+        return new SessionState(models.current(), models.thinkingLevel(), phaseNow == Phase.RUNNING, compacting,
                 queues.steeringMode(), queues.followUpMode(), journal.pathText(), sessionId(),
                 journal.file().name().orElse(null),
-                context.settings().current().bool("compaction.enabled", true), messages.size(), queues.size(),
+                compactionConfig().enabled(), messages.size(), queues.size(),
                 retryConfig().enabled(), attempt > 0, attempt);
     }
 

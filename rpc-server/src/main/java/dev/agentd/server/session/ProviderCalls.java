@@ -7,6 +7,7 @@ import dev.agentd.protocol.model.Model;
 import dev.agentd.server.ai.Provider;
 import dev.agentd.server.ai.StreamListener;
 import dev.agentd.server.ai.StreamRequest;
+import dev.agentd.server.ai.ToolDefinition;
 import dev.agentd.server.runtime.CancellationToken;
 import java.util.List;
 import java.util.Optional;
@@ -46,6 +47,16 @@ final class ProviderCalls {
     }
 
     AgentMessage.Assistant stream(List<AgentMessage> messages, StreamListener listener, CancellationToken cancel) {
+        return call(context.systemPrompt().get(), messages, context.tools().definitions(), listener, cancel);
+    }
+
+    /** One request without tools and with its own system prompt (compaction summaries). */
+    AgentMessage.Assistant complete(String systemPrompt, List<AgentMessage> messages, CancellationToken cancel) {
+        return call(systemPrompt, messages, List.of(), StreamListener.NONE, cancel);
+    }
+
+    private AgentMessage.Assistant call(String systemPrompt, List<AgentMessage> messages,
+            List<ToolDefinition> tools, StreamListener listener, CancellationToken cancel) {
         Model model = models.current();
         Optional<Provider> provider = context.providers().forModel(model);
         if (provider.isEmpty()) {
@@ -58,9 +69,8 @@ final class ProviderCalls {
                 return failure(model, noKey(model));
             }
         }
-        StreamRequest request = new StreamRequest(model, context.systemPrompt().get(), messages,
-                context.tools().definitions(), models.thinkingLevel(), key, context.models().headers(model),
-                sessionId.get());
+        StreamRequest request = new StreamRequest(model, systemPrompt, messages, tools, models.thinkingLevel(), key,
+                context.models().headers(model), sessionId.get());
         try {
             return provider.get().stream(request, listener, cancel);
         } catch (RuntimeException e) {

@@ -88,6 +88,8 @@ class CommandRouterTest {
             harness.enqueue(FauxStep.text("slow").withDelayMs(5000));
             CommandRouter router = new CommandRouter(harness.session, harness.script);
             send(router, "p", new Command.Prompt("go"));
+            // past the run's first steering poll: the reply is waiting on its delay
+            await().until(() -> harness.scheduler.pendingDelays().equals(List.of(5000L)));
             send(router, "s", new Command.Steer("steer text", null));
             send(router, "f", new Command.Prompt("later", null, StreamingBehavior.FOLLOW_UP));
             assertEquals(2, send(router, "st", new Command.GetState()).data().path("pendingMessageCount").asInt());

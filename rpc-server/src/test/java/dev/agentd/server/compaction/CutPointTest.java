@@ -1,0 +1,62 @@
+package dev.agentd.server.compaction;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.message.ContentBlock;
+import dev.agentd.protocol.message.StopReason;
+import dev.agentd.protocol.message.Usage;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CutPointTest {
+    static AgentMessage.User user(String text) {
+        return new AgentMessage.User(List.of(new ContentBlock.Text(text)), 0);
+    }
+
+    static AgentMessage.Assistant reply(String text) {
+        return new AgentMessage.Assistant(List.of(new ContentBlock.Text(text)), "a", "p", "m", Usage.ZERO,
+                StopReason.STOP, null, 0);
+    }
+
+    static AgentMessage.Assistant toolCall() {
+        return new AgentMessage.Assistant(List.of(new ContentBlock.ToolCall("c1", "read",
+                JsonNodeFactory.instance.objectNode())), "a", "p", "m", Usage.ZERO, StopReason.TOOL_USE, null, 0);
+    }
+
+    static AgentMessage.ToolResult result(String text) {
+        return new AgentMessage.ToolResult("c1", "read", List.of(new ContentBlock.Text(text)), null, false, 0);
+    }
+
+    @Test
+    void keepsAboutTheRequestedTokensOfRecentMessages() {
+        List<AgentMessage> messages = List.of(user("x".repeat(400)), reply("y".repeat(400)), user("z".repeat(400)),
+                reply("w".repeat(400)));
+        assertEquals(2, CutPoint.find(messages, 0, 150), "two messages of 100 tokens each cover 150");
+        assertEquals(3, CutPoint.find(messages, 0, 1));
+        assertEquals(-1, CutPoint.find(messages, 0, 10_000), "nothing before the kept part");
+    }
+
+    @Test
+    void neverStartsTheKeptPartAtAToolResult() {
+        List<AgentMessage> messages = List.of(user("q".repeat(400)), toolCall(), result("r".repeat(400)),
+                reply("done"));
+        // the newest ~101 tokens reach back to the tool result; the cut moves back to its call
+        assertEquals(1, CutPoint.find(messages, 0, 101));
+    }
+
+    @Test
+    void tooFewMessagesCannotBeCompacted() {
+        assertEquals(-1, CutPoint.find(List.of(user("only")), 0, 1));
+        assertEquals(-1, CutPoint.find(List.of(), 0, 1));
+    }
+
+    @Test
+    void contextTokensUseTheLastReplysUsagePlusEstimatesAfterIt() {
+        AgentMessage.Assistant counted = new AgentMessage.Assistant(List.of(new ContentBlock.Text("a")), "a", "p", "m",
+                new Usage(1000, 200, 0, 0, 1200, null), StopReason.STOP, null, 0);
+        assertEquals(1200 + 100, TokenEstimate.contextTokens(List.of(user("q"), counted, user("x".repeat(400)))));
+        assertEquals(100 + 1, TokenEstimate.contextTokens(List.of(user("x".repeat(400)), user("q"))));
+    }
+}

@@ -1,0 +1,149 @@
+package dev.agentd.server.session;
+
+import static dev.agentd.server.testing.Waits.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.IntNode;
+import dev.agentd.protocol.command.FauxStep;
+import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.protocol.event.CompactionResult;
+import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.server.retry.RecoveryAction;
+import dev.agentd.server.sessions.SessionFile;
+import dev.agentd.server.testing.SessionHarness;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** SPEC §8 and the retry/compaction boundary of §5.1, on the faux provider. */
+class CompactionTest {
+    private static final String OVERFLOW = "400 {\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\","
+            + "\"message\":\"prompt is too long: 213462 tokens > 200000 maximum\"}}";
+
+    @TempDir
+    Path dir;
+    SessionHarness harness;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        harness = SessionHarness.builder(dir).persistent().build();
+        harness.settings.set("compaction.keepRecentTokens", IntNode.valueOf(1));
+    }
+
+    @AfterEach
+    void tearDown() {
+        harness.close();
+    }
+
+    private static FauxStep overflow() {
+        return FauxStep.error(OVERFLOW, 400);
+    }
+
+    private List<String> roles() {
+        return harness.session.messages().stream().map(AgentMessage::role).toList();
+    }
+
+    @Test
+    void anOverflowIsCompactedAndTheRunContinues() {
+        harness.enqueue(FauxStep.text("a1"), overflow(), FauxStep.text("SUMMARY of q1/a1"), FauxStep.text("a2"));
+        await().until(harness.session.prompt("q1")::isDone);
+        await().until(harness.session.prompt("q2")::isDone);
+
+        List<String> types = harness.types();
+        int compactionStart = types.indexOf("auto_compaction_start");
+        assertEquals(List.of("message_end", "turn_end", "agent_end", "auto_compaction_start", "auto_compaction_end",
+                "agent_start", "turn_start", "message_start"), types.subList(compactionStart - 3, compactionStart + 5));
+        assertEquals("overflow", harness.events(AgentEvent.AutoCompactionStart.class).get(0).reason());
+        AgentEvent.AutoCompactionEnd end = harness.events(AgentEvent.AutoCompactionEnd.class).get(0);
+        assertTrue(end.willRetry());
+        assertEquals("SUMMARY of q1/a1", end.result().summary());
+        List<AgentEvent.AgentEnd> agentEnds = harness.events(AgentEvent.AgentEnd.class);
+        assertEquals(List.of(false, true, false), agentEnds.stream().map(AgentEvent.AgentEnd::willRetry).toList());
+        assertEquals(List.of(), harness.events(AgentEvent.AutoRetryStart.class), "an overflow is never retried");
+
+        assertEquals(List.of("compactionSummary", "user", "assistant"), roles());
+        assertEquals("a2", ((AgentMessage.Assistant) harness.session.messages().get(2)).text());
+        assertEquals(harness.session.messages(), reload().buildContext(), "the file rebuilds the same context");
+    }
+
+    @Test
+    void aSecondOverflowForTheSameMessageEndsWithAnErrorInsteadOfLooping() {
+        harness.enqueue(FauxStep.text("a1"), overflow(), FauxStep.text("summary"), overflow(), FauxStep.text("x"));
+        await().until(harness.session.prompt("q1")::isDone);
+        await().until(harness.session.prompt("q2")::isDone);
+        assertEquals(1, harness.events(AgentEvent.AutoCompactionStart.class).size());
+        List<AgentEvent.AutoCompactionEnd> ends = harness.events(AgentEvent.AutoCompactionEnd.class);
+        assertEquals(2, ends.size());
+        assertEquals(RecoveryAction.CompactionFailed.SECOND_OVERFLOW, ends.get(1).errorMessage());
+        assertTrue(!ends.get(1).willRetry());
+        assertEquals(3, harness.events(AgentEvent.AgentStart.class).size(), "no further run");
+        assertEquals(4, harness.faux.requestCount(), "a1, overflow, summary, overflow: nothing more");
+    }
+
+    @Test
+    void aLargeReplyTriggersThresholdCompactionWithoutContinuing() {
+        FauxStep big = new FauxStep(null, "big answer", null, null, null, null, null, null, null, null, null,
+                120_000L, 10L);
+        harness.enqueue(big, FauxStep.text("threshold summary"));
+        await().until(harness.session.prompt("q1")::isDone);
+        await().until(() -> harness.events(AgentEvent.AutoCompactionEnd.class).size() == 1);
+        assertEquals("threshold", harness.events(AgentEvent.AutoCompactionStart.class).get(0).reason());
+        AgentEvent.AutoCompactionEnd end = harness.events(AgentEvent.AutoCompactionEnd.class).get(0);
+        assertTrue(!end.willRetry());
+        assertEquals("threshold summary", end.result().summary());
+        assertEquals(List.of(false), harness.events(AgentEvent.AgentEnd.class).stream()
+                .map(AgentEvent.AgentEnd::willRetry).toList());
+        assertEquals(List.of("compactionSummary", "assistant"), roles());
+    }
+
+    @Test
+    void exhaustedRetriesStillGetTheCompactionCheck() throws Exception {
+        harness.settings.set("retry.maxRetries", IntNode.valueOf(0));
+        FauxStep bigFailure = new FauxStep(null, null, null, null, null, "503 service unavailable", 503, null, null,
+                null, null, null, null);
+        FauxStep big = new FauxStep(null, "big answer", null, null, null, null, null, null, null, null, null,
+                120_000L, 10L);
+        harness.enqueue(big, FauxStep.text("summary one"), bigFailure, FauxStep.text("summary two"));
+        await().until(harness.session.prompt("q1")::isDone);
+        await().until(() -> harness.events(AgentEvent.AutoCompactionEnd.class).size() == 1);
+        harness.enqueue(FauxStep.text("filler"));
+        // context is big again (estimate from the big reply's usage): the failed run still compacts
+        await().until(harness.session.prompt("q2")::isDone);
+        List<String> types = harness.types();
+        assertTrue(types.lastIndexOf("auto_retry_end") < types.lastIndexOf("auto_compaction_start"), types.toString());
+    }
+
+    @Test
+    void manualCompactReturnsTheResult() throws Exception {
+        harness.enqueue(FauxStep.text("a1"), FauxStep.text("a2"), FauxStep.text("manual summary"));
+        await().until(harness.session.prompt("q1")::isDone);
+        await().until(harness.session.prompt("q2")::isDone);
+        CompactionResult result = harness.session.compact("keep file names").get();
+        assertEquals("manual summary", result.summary());
+        assertTrue(result.tokensBefore() > 0);
+        assertEquals(List.of("compactionSummary", "assistant"), roles());
+        assertEquals(List.of(), harness.events(AgentEvent.AutoCompactionStart.class));
+        assertNull(harness.session.state().isCompacting() ? "compacting" : null);
+    }
+
+    @Test
+    void manualCompactOfATinySessionFails() {
+        ExecutionException error = assertThrows(ExecutionException.class, () -> harness.session.compact(null).get());
+        assertEquals("Nothing to compact (session too small)", error.getCause().getMessage());
+    }
+
+    private SessionFile reload() {
+        try {
+            return SessionFile.load(Path.of(harness.session.sessionFile()), System::currentTimeMillis);
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
