@@ -24,12 +24,13 @@ import dev.agentd.server.session.AgentSession;
 import dev.agentd.server.session.SessionContext;
 import dev.agentd.server.sessions.SessionFile;
 import dev.agentd.server.sessions.SessionPaths;
+import dev.agentd.server.tools.SystemPrompt;
 import dev.agentd.server.tools.ToolRegistry;
+import dev.agentd.server.tools.Tools;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -98,12 +99,18 @@ public final class Daemon {
         List<Model> catalog = new ArrayList<>(FauxModels.ALL);
         ModelRegistry models = new ModelRegistry(catalog);
         ProviderRegistry providers = new ProviderRegistry(List.of(faux));
-        ToolRegistry tools = ToolRegistry.empty();
+        ToolRegistry tools;
+        try {
+            tools = new ToolRegistry(Tools.create(cwd, options.tools() != null ? options.tools() : Tools.DEFAULT));
+        } catch (IllegalArgumentException e) {
+            throw new CliOptions.UsageException("--tools: " + e.getMessage());
+        }
+        SystemPrompt systemPrompt = new SystemPrompt(cwd, tools.definitions());
         SessionPaths sessionPaths = options.noSession() ? null
                 : options.sessionDir() != null ? SessionPaths.flat(options.sessionDir().toAbsolutePath())
                 : new SessionPaths(dirs.sessionsDir());
         SessionContext context = new SessionContext(models, providers, auth, settings, scheduler, tools,
-                () -> systemPrompt(cwd), cwd, sessionPaths);
+                systemPrompt::build, cwd, sessionPaths);
         SessionFile sessionFile = openSession(options, sessionPaths, cwd, scheduler);
 
         ModelRegistry.Selection selection = chooseModel(options, models, providers, auth, settings.current());
@@ -235,11 +242,6 @@ public final class Daemon {
         }
         return SessionFile.create(paths == null ? null : paths.newFile(cwd, clock.now()), cwd.toString(), null,
                 clock::now);
-    }
-
-    private static String systemPrompt(Path cwd) {
-        return "You are an expert coding assistant running inside agentd, a headless agent daemon.\n"
-                + "Current working directory: " + cwd + "\nCurrent date: " + LocalDate.now();
     }
 
     private static long parseLong(String text, long fallback) {

@@ -132,8 +132,8 @@ public final class CommandRouter {
         });
         on(Command.SetAutoCompaction.class, c -> run(() -> session.setAutoCompaction(c.enabled())));
 
-        unavailable(Command.Bash.class, "the coding tools");
-        unavailable(Command.AbortBash.class, "the coding tools");
+        on(Command.Bash.class, c -> session.bash(c.command()));
+        on(Command.AbortBash.class, c -> run(session::abortBash));
         on(Command.Compact.class, c -> session.compact(c.customInstructions()));
         unavailable(Command.GetFallbackState.class, "model fallback chains");
         unavailable(Command.SetFallbackChain.class, "model fallback chains");

@@ -68,7 +68,12 @@ public final class AgentSession implements AutoCloseable {
     private final AgentLoop loop;
     private final ProviderCalls calls;
     private final RecoveryPolicy policy = new RecoveryPolicy();
-    private final ExecutorService runThread;
+    /** The one thread that runs the agent and changes the conversation. */
+    private final ExecutorService runThread = Executors.newSingleThreadExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "agentd-run");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private final Object lock = new Object();
     private final RetryChain retry = new RetryChain(bus::publish);
@@ -80,6 +85,10 @@ public final class AgentSession implements AutoCloseable {
 
     private final SessionJournal journal;
     private final Compactor compactor;
+    private final UserBash userBash;
+    /** Finished RPC bash commands waiting to enter the context (before the next prompt). */
+    private final java.util.concurrent.ConcurrentLinkedQueue<AgentMessage.BashExecution> pendingBash =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile UpdateMode updateMode;
     private volatile boolean compacting;
     /** An overflow was compacted since the last user message (run thread only). */
@@ -110,15 +119,14 @@ public final class AgentSession implements AutoCloseable {
         }, initialModel, initialThinking);
         this.calls = new ProviderCalls(context, models, this::sessionId);
         this.compactor = new Compactor(new Summarizer(calls::complete));
+        this.userBash = new UserBash(context.cwd(), context.scheduler()::now, message -> {
+            pendingBash.add(message);
+            runThread.execute(this::flushBashIfIdle);
+        });
         conversation.setJournal(journal);
         adopt(file, false);
         this.loop = new AgentLoop(conversation, queues, context::tools, calls::stream, this::emit,
                 () -> this.updateMode == UpdateMode.FULL, context.scheduler()::now);
-        this.runThread = Executors.newSingleThreadExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "agentd-run");
-            thread.setDaemon(true);
-            return thread;
-        });
     }
 
     // --- events ------------------------------------------------------------------------------
@@ -222,7 +230,37 @@ public final class AgentSession implements AutoCloseable {
             goIdle();
             return;
         }
+        flushBash();
         execute(List.of(message), token);
+    }
+
+    // --- the RPC bash command -----------------------------------------------------------------
+
+    /** {@code bash}: runs now, even while streaming; its output enters the next prompt's context. */
+    public CompletableFuture<Results.Bash> bash(String command) {
+        return userBash.run(command);
+    }
+
+    /** {@code abort_bash}: kills the running command(s) with their process trees. */
+    public void abortBash() {
+        userBash.abortAll();
+    }
+
+    /** Moves finished bash output into the context. Run thread only. */
+    private void flushBash() {
+        AgentMessage.BashExecution message;
+        while ((message = pendingBash.poll()) != null) {
+            conversation.append(message);
+        }
+    }
+
+    private void flushBashIfIdle() {
+        synchronized (lock) {
+            if (phase != Phase.IDLE) {
+                return;
+            }
+        }
+        flushBash();
     }
 
     // --- the run and the one decision point --------------------------------------------------
@@ -608,6 +646,7 @@ public final class AgentSession implements AutoCloseable {
     @Override
     public void close() {
         abort();
+        userBash.close();
         runThread.shutdown();
     }
 }

@@ -1,0 +1,78 @@
+package dev.agentd.server.session;
+
+import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.response.Results;
+import dev.agentd.server.runtime.CancellationToken;
+import dev.agentd.server.tools.BashExecution;
+import dev.agentd.server.tools.BashExecutor;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * The RPC {@code bash} command (reference §2.1): runs a shell command at once, even while the
+ * agent streams, on its own thread; {@code abort_bash} kills it with its whole process tree. Each
+ * finished command is handed over as a {@code bashExecution} message for the next prompt's context.
+ */
+final class UserBash implements AutoCloseable {
+    private final BashExecutor executor = new BashExecutor();
+    private final Path cwd;
+    private final LongSupplier clock;
+    private final Consumer<AgentMessage.BashExecution> onFinished;
+    private final Set<CancellationToken> running = ConcurrentHashMap.newKeySet();
+    private final ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "agentd-user-bash");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    UserBash(Path cwd, LongSupplier clock, Consumer<AgentMessage.BashExecution> onFinished) {
+        this.cwd = cwd;
+        this.clock = clock;
+        this.onFinished = onFinished;
+    }
+
+    CompletableFuture<Results.Bash> run(String command) {
+        if (command == null || command.isBlank()) {
+            throw new IllegalArgumentException("Command must not be empty");
+        }
+        CancellationToken token = new CancellationToken();
+        running.add(token);
+        return CompletableFuture.supplyAsync(() -> {
+            BashExecution result;
+            try {
+                result = executor.run(command, cwd, null, token, null);
+            } catch (IOException e) {
+                throw new CompletionException(new IllegalStateException("Cannot run bash: " + e.getMessage()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CompletionException(new IllegalStateException("bash was interrupted"));
+            } finally {
+                running.remove(token);
+            }
+            String fullOutput = result.fullOutputPath() == null ? null : result.fullOutputPath().toString();
+            onFinished.accept(new AgentMessage.BashExecution(command, result.output(), result.exitCode(),
+                    result.cancelled(), result.truncated(), fullOutput, null, clock.getAsLong()));
+            return new Results.Bash(result.output(), result.exitCode(), result.cancelled(), result.truncated(),
+                    fullOutput);
+        }, threads);
+    }
+
+    /** Kills every running command (their responses report {@code cancelled:true}). */
+    void abortAll() {
+        running.forEach(CancellationToken::cancel);
+    }
+
+    @Override
+    public void close() {
+        abortAll();
+        threads.shutdown();
+    }
+}

@@ -1,0 +1,55 @@
+package dev.agentd.server.tools;
+
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+
+/**
+ * Turns a path as the model wrote it into an absolute path: relative to the session's cwd, with
+ * {@code ~} and {@code ~/x} meaning the home directory. Paths outside the cwd are allowed on
+ * purpose — the model works on the user's behalf, not in a sandbox.
+ */
+public final class PathResolver {
+    private final Path cwd;
+    private final Path home;
+
+    public PathResolver(Path cwd) {
+        this(cwd, Path.of(System.getProperty("user.home")));
+    }
+
+    /** With an explicit home directory (tests cannot change the JVM's). */
+    public PathResolver(Path cwd, Path home) {
+        this.cwd = cwd.toAbsolutePath().normalize();
+        this.home = home.toAbsolutePath().normalize();
+    }
+
+    public Path cwd() {
+        return cwd;
+    }
+
+    /**
+     * Resolves {@code raw}. A leading {@code @} is dropped, since models often copy the
+     * {@code @file} mention syntax into paths.
+     *
+     * @throws ToolException when the text is empty or not a valid path
+     */
+    public Path resolve(String raw) {
+        String text = raw == null ? "" : raw.strip();
+        if (text.startsWith("@")) {
+            text = text.substring(1);
+        }
+        if (text.isEmpty()) {
+            throw new ToolException("Path must not be empty");
+        }
+        try {
+            if (text.equals("~")) {
+                return home;
+            }
+            if (text.startsWith("~/")) {
+                return home.resolve(text.substring(2)).normalize();
+            }
+            return cwd.resolve(text).normalize();
+        } catch (InvalidPathException e) {
+            throw new ToolException("Invalid path: " + raw);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package dev.agentd.server.tools;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Kills a started command with everything it spawned. Two nets, because each misses something:
+ * when the command was started under {@code setsid} its process group is signalled (this catches
+ * background grandchildren already re-parented away from the shell); and every descendant seen by
+ * {@link ProcessHandle#descendants()} is signalled individually (this works without setsid).
+ */
+final class ProcessTree {
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessTree.class);
+    private static final long POLL_MS = 10;
+    /** The kill binary; without one the shell's builtin (which also accepts a negative pid) is used. */
+    private static final String KILL = Stream.of("/usr/bin/kill", "/bin/kill")
+            .filter(p -> Files.isExecutable(Path.of(p))).findFirst().orElse(null);
+    /** Commands still running; killed if the daemon exits first, since setsid detaches them from us. */
+    private static final Set<ProcessTree> LIVE = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(ProcessTree::killNow),
+                "agentd-command-reaper"));
+    }
+
+    private final Process process;
+    private final boolean ownGroup;
+    private final Set<ProcessHandle> known = ConcurrentHashMap.newKeySet();
+
+    /** @param ownGroup true when the process leads its own process group (started via setsid) */
+    ProcessTree(Process process, boolean ownGroup) {
+        this.process = process;
+        this.ownGroup = ownGroup;
+    }
+
+    /** Kills the tree if the JVM exits while it runs, until {@link #release()}. */
+    void track() {
+        LIVE.add(this);
+    }
+
+    void release() {
+        LIVE.remove(this);
+    }
+
+    /** SIGTERM to all, then SIGKILL to whatever still runs after {@code grace}. */
+    void terminate(Duration grace) throws InterruptedException {
+        snapshot();
+        signalGroup("TERM");
+        known.forEach(ProcessHandle::destroy);
+        long until = System.nanoTime() + grace.toNanos();
+        while (anyRunning() && System.nanoTime() < until) {
+            TimeUnit.MILLISECONDS.sleep(POLL_MS);
+            snapshot();
+        }
+        // Always KILL the group: members that left the tree before any snapshot are invisible here.
+        if (ownGroup || anyRunning()) {
+            signalGroup("KILL");
+            snapshot();
+            known.forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    private void killNow() {
+        try {
+            snapshot();
+            signalGroup("KILL");
+            known.forEach(ProcessHandle::destroyForcibly);
+        } catch (InterruptedException | RuntimeException e) {
+            LOG.debug("could not kill command at exit: {}", e.getMessage());
+        }
+    }
+
+    private void snapshot() {
+        ProcessHandle root = process.toHandle();
+        known.add(root);
+        root.descendants().forEach(known::add);
+    }
+
+    private boolean anyRunning() {
+        return known.stream().anyMatch(ProcessTree::isRunning);
+    }
+
+    /**
+     * Alive and not a zombie. Under an init that does not reap (some containers), killed orphans
+     * linger as zombies, which {@link ProcessHandle#isAlive()} still reports as alive.
+     */
+    static boolean isRunning(ProcessHandle handle) {
+        if (!handle.isAlive()) {
+            return false;
+        }
+        Path stat = Path.of("/proc", Long.toString(handle.pid()), "stat");
+        try {
+            String text = Files.readString(stat, StandardCharsets.UTF_8);
+            int close = text.lastIndexOf(')');
+            return close < 0 || close + 2 >= text.length() || text.charAt(close + 2) != 'Z';
+        } catch (IOException | RuntimeException e) {
+            return handle.isAlive();
+        }
+    }
+
+    /** Signals the process group led by the process; a no-op group (already gone) is harmless. */
+    private void signalGroup(String signal) throws InterruptedException {
+        if (!ownGroup) {
+            return;
+        }
+        String group = "-" + process.pid();
+        ProcessBuilder builder = KILL != null
+                ? new ProcessBuilder(KILL, "-" + signal, "--", group)
+                : new ProcessBuilder("sh", "-c", "kill -" + signal + " " + group);
+        builder.redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
+        try {
+            Process kill = builder.start();
+            if (!kill.waitFor(2, TimeUnit.SECONDS)) {
+                kill.destroyForcibly();
+            }
+        } catch (IOException e) {
+            LOG.debug("could not signal process group {}: {}", group, e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package dev.agentd.server.e2e;
+
+import static dev.agentd.server.e2e.DaemonProcess.command;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The coding tools through the real process, driven by a faux script. */
+class ToolsIT {
+    @TempDir
+    Path dir;
+    DaemonProcess daemon;
+
+    @AfterEach
+    void tearDown() {
+        if (daemon != null) {
+            daemon.close();
+            assertEquals(List.of(), daemon.nonJsonLines());
+        }
+    }
+
+    private void start(String script) throws IOException {
+        Path agentDir = Files.createDirectories(dir.resolve("agent"));
+        Path work = Files.createDirectories(dir.resolve("work"));
+        Path file = dir.resolve("script.json");
+        Files.writeString(file, script);
+        daemon = DaemonProcess.start(agentDir, work, "--faux-script", file.toString(), "--no-session");
+    }
+
+    private static String call(String name, String arguments) {
+        return "{\"toolCall\":{\"name\":\"" + name + "\",\"arguments\":" + arguments + "}}";
+    }
+
+    @Test
+    void writeThenReadThenBashRunInOrderAndTheNextTurnSeesTheResults() throws IOException {
+        start("[" + call("write", "{\"path\":\"notes/hello.txt\",\"content\":\"hello tools\\n\"}") + ","
+                + call("read", "{\"path\":\"notes/hello.txt\"}") + ","
+                + call("bash", "{\"command\":\"wc -c notes/hello.txt\"}") + ",{\"text\":\"all done\"}]");
+        daemon.send(command("prompt", "p", "message", "use the tools"));
+        JsonNode end = daemon.awaitNth("agent_end", 1);
+
+        assertEquals("hello tools\n", Files.readString(dir.resolve("work/notes/hello.txt")));
+        List<JsonNode> toolEnds = daemon.records().stream()
+                .filter(node -> "tool_execution_end".equals(node.path("type").asText())).toList();
+        assertEquals(List.of("write", "read", "bash"), toolEnds.stream().map(n -> n.path("toolName").asText()).toList());
+        toolEnds.forEach(node -> assertFalse(node.path("isError").asBoolean(), node.toString()));
+        assertTrue(toolEnds.get(1).path("result").path("content").get(0).path("text").asText().contains("hello tools"));
+        assertTrue(toolEnds.get(2).path("result").path("content").get(0).path("text").asText().contains("12"));
+
+        List<String> roles = new ArrayList<>();
+        end.path("messages").forEach(message -> roles.add(message.path("role").asText()));
+        assertEquals(List.of("user", "assistant", "toolResult", "assistant", "toolResult", "assistant", "toolResult",
+                "assistant"), roles);
+        List<String> types = daemon.types();
+        int firstToolEnd = types.indexOf("tool_execution_end");
+        assertEquals(List.of("tool_execution_end", "message_start", "message_end", "turn_end", "turn_start"),
+                types.subList(firstToolEnd, firstToolEnd + 5));
+    }
+
+    @Test
+    void steeringDuringALongBashSkipsTheRemainingCalls() throws IOException {
+        start("[{\"toolCalls\":[{\"name\":\"bash\",\"arguments\":{\"command\":\"echo working; sleep 2; echo done\"}},"
+                + "{\"name\":\"write\",\"arguments\":{\"path\":\"never.txt\",\"content\":\"x\"}}]},"
+                + "{\"text\":\"steered\"}]");
+        daemon.send(command("prompt", "p", "message", "go"));
+        JsonNode update = daemon.await(node -> "tool_execution_update".equals(node.path("type").asText()));
+        assertTrue(update.path("partialResult").path("content").get(0).path("text").asText().contains("working"));
+        daemon.send(command("steer", "s", "message", "stop and listen"));
+        JsonNode end = daemon.awaitNth("agent_end", 1);
+        JsonNode skipped = daemon.awaitNth("tool_execution_end", 2);
+        assertEquals("write", skipped.path("toolName").asText());
+        assertTrue(skipped.path("isError").asBoolean());
+        assertEquals("Skipped due to queued user message.",
+                skipped.path("result").path("content").get(0).path("text").asText());
+        assertFalse(Files.exists(dir.resolve("work/never.txt")));
+        List<String> texts = new ArrayList<>();
+        end.path("messages").forEach(message -> texts.add(message.path("role").asText() + ":"
+                + message.path("content").path(0).path("text").asText()));
+        assertEquals("user:stop and listen", texts.get(texts.size() - 2));
+        assertEquals("assistant:steered", texts.get(texts.size() - 1));
+    }
+
+    @Test
+    void rpcBashRunsWhileStreamingAndAbortBashStopsIt() throws IOException {
+        start("[{\"text\":\"" + "slow ".repeat(100) + "\",\"chunkDelayMs\":30}]");
+        daemon.send(command("prompt", "p", "message", "talk"));
+        daemon.await(node -> "text_delta".equals(node.path("assistantMessageEvent").path("type").asText()));
+        JsonNode quick = daemon.request(command("bash", "b1", "command", "echo quick"));
+        assertEquals("quick", quick.path("data").path("output").asText().strip());
+        assertEquals(0, quick.path("data").path("exitCode").asInt());
+        daemon.send(command("bash", "b2", "command", "sleep 60"));
+        JsonNode abort = daemon.request(command("abort_bash", "ab"));
+        assertTrue(abort.path("success").asBoolean());
+        JsonNode killed = daemon.response("b2").path("data");
+        assertTrue(killed.path("cancelled").asBoolean(), killed.toString());
+        assertTrue(killed.path("exitCode").isMissingNode());
+    }
+}
