@@ -270,8 +270,18 @@ public final class AgentSession implements AutoCloseable {
         try {
             RunOutcome outcome = loop.run(prompts, token);
             RecoveryAction action = decide(outcome);
-            bus.publish(new AgentEvent.AgentEnd(outcome.newMessages(), action.continuesRun()));
-            apply(action, token);
+            AgentEvent.AgentEnd end = new AgentEvent.AgentEnd(outcome.newMessages(), action.continuesRun());
+            if (endsTheRun(action)) {
+                // The last events and the return to idle happen together: a prompt sent the moment a
+                // client sees them is accepted, never refused as "already processing".
+                synchronized (lock) {
+                    bus.publish(end);
+                    apply(action, token);
+                }
+            } else {
+                bus.publish(end);
+                apply(action, token);
+            }
         } catch (RuntimeException e) {
             LOG.error("run failed unexpectedly", e);
             synchronized (lock) {
@@ -293,6 +303,14 @@ public final class AgentSession implements AutoCloseable {
         }
         return policy.decide(facts, retryAfterMs -> context.auth().markUsageLimitReached(
                 models.current().provider(), sessionId(), retryAfterMs));
+    }
+
+    /** True when carrying out {@code action} is only events and the return to idle. */
+    private static boolean endsTheRun(RecoveryAction action) {
+        if (action instanceof RecoveryAction.GiveUp giveUp) {
+            return endsTheRun(giveUp.then());
+        }
+        return action instanceof RecoveryAction.Finish || action instanceof RecoveryAction.CompactionFailed;
     }
 
     /** Carries out a recovery decision. Run thread only. */

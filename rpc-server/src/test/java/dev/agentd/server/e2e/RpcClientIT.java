@@ -122,7 +122,8 @@ class RpcClientIT {
     void serverErrorsBecomeRpcExceptions() {
         RpcException error = assertThrows(RpcException.class, () -> client.setModel("nope", "missing"));
         assertEquals("Model not found: nope/missing", error.serverError());
-        assertThrows(RpcException.class, () -> client.bash("ls"));
+        RpcException fork = assertThrows(RpcException.class, () -> client.fork("nope"));
+        assertEquals("Invalid entry ID for forking: nope", fork.serverError());
         assertEquals(2, client.getAvailableModels().size());
     }
 

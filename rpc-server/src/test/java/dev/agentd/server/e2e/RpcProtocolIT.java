@@ -175,12 +175,22 @@ class RpcProtocolIT {
     @Test
     void unavailableCommandsFailClearlyInsteadOfFakingSuccess() throws IOException {
         start(null);
-        JsonNode bash = daemon.request(command("bash", "b1", "command", "ls"));
-        assertFalse(bash.path("success").asBoolean());
-        assertTrue(bash.path("error").asText().contains("not available yet"), bash.toString());
-        JsonNode compact = daemon.request(command("compact", "c1"));
-        assertFalse(compact.path("success").asBoolean());
-        assertEquals("compact", compact.path("command").asText());
+        JsonNode fallback = daemon.request(command("get_fallback_state", "f1"));
+        assertFalse(fallback.path("success").asBoolean());
+        assertTrue(fallback.path("error").asText().contains("not available yet"), fallback.toString());
+        JsonNode chain = daemon.request(command("set_model_fallback", "f2", "enabled", false));
+        assertFalse(chain.path("success").asBoolean());
+        assertEquals("set_model_fallback", chain.path("command").asText());
+    }
+
+    @Test
+    void aPromptSentTheMomentAgentEndArrivesIsAccepted() throws IOException {
+        start("[{\"text\":\"one\"},{\"text\":\"two\"},{\"text\":\"three\"}]");
+        for (int i = 1; i <= 3; i++) {
+            JsonNode accepted = daemon.request(command("prompt", "p" + i, "message", "go " + i));
+            assertTrue(accepted.path("success").asBoolean(), accepted.toString());
+            daemon.awaitNth("agent_end", i);
+        }
     }
 
     @Test
