@@ -108,12 +108,12 @@ public final class CommandRouter {
         on(Command.SetThinkingLevel.class, c -> run(() -> session.models().setThinkingLevel(c.level())));
         on(Command.CycleThinkingLevel.class, c -> done(session.models().cycleThinkingLevel()
                 .<Object>map(Results.Level::new).orElse(NullNode.getInstance())));
-        on(Command.SetSteeringMode.class, c -> run(() -> session.setSteeringMode(c.mode())));
-        on(Command.SetFollowUpMode.class, c -> run(() -> session.setFollowUpMode(c.mode())));
-        on(Command.SetAutoRetry.class, c -> run(() -> session.setAutoRetry(c.enabled())));
+        on(Command.SetSteeringMode.class, c -> run(() -> session.settings().setSteeringMode(c.mode())));
+        on(Command.SetFollowUpMode.class, c -> run(() -> session.settings().setFollowUpMode(c.mode())));
+        on(Command.SetAutoRetry.class, c -> run(() -> session.settings().setAutoRetry(c.enabled())));
         on(Command.GetRetrySettings.class, c -> done(retrySettings()));
         on(Command.SetRetrySettings.class, c -> {
-            session.setRetrySettings(c.maxRetries(), c.baseDelayMs(), c.maxRetryDelayMs());
+            session.settings().setRetry(c.maxRetries(), c.baseDelayMs(), c.maxRetryDelayMs());
             return done(retrySettings());
         });
         on(Command.ClearQueue.class, c -> {
@@ -130,7 +130,7 @@ public final class CommandRouter {
             session.setUpdateMode(c.updates());
             return done(new Results.EventOptions(c.updates()));
         });
-        on(Command.SetAutoCompaction.class, c -> run(() -> session.setAutoCompaction(c.enabled())));
+        on(Command.SetAutoCompaction.class, c -> run(() -> session.settings().setAutoCompaction(c.enabled())));
 
         on(Command.Bash.class, c -> session.bash(c.command()));
         on(Command.AbortBash.class, c -> run(session::abortBash));
@@ -149,7 +149,7 @@ public final class CommandRouter {
     }
 
     private Results.RetrySettings retrySettings() {
-        var config = session.retryConfig();
+        var config = session.settings().retry();
         return new Results.RetrySettings(config.enabled(), config.maxRetries(), config.baseDelayMs(),
                 config.maxRetryDelayMs());
     }

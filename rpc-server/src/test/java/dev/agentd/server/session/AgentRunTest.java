@@ -192,7 +192,7 @@ class AgentRunTest {
     @Test
     void allModeDeliversEveryQueuedSteeringMessageInOneTurn() {
         try (SessionHarness harness = SessionHarness.create(dir)) {
-            harness.session.setSteeringMode(dev.agentd.protocol.model.QueueMode.ALL);
+            harness.session.settings().setSteeringMode(dev.agentd.protocol.model.QueueMode.ALL);
             harness.enqueue(FauxStep.text("a").withDelayMs(100), FauxStep.text("b"));
             CompletableFuture<Void> done = harness.session.prompt("go");
             await().until(() -> harness.scheduler.pendingDelays().equals(List.of(100L)));

@@ -165,7 +165,7 @@ class RetryLifecycleTest {
 
     @Test
     void disablingAutoRetryStopsRetriesAndIsPersistedGlobally() throws Exception {
-        harness.session.setAutoRetry(false);
+        harness.session.settings().setAutoRetry(false);
         harness.enqueue(overloaded());
         CompletableFuture<Void> done = harness.session.prompt("hi");
         await().until(done::isDone);

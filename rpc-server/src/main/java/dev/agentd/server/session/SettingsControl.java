@@ -1,0 +1,73 @@
+package dev.agentd.server.session;
+
+import dev.agentd.protocol.model.QueueMode;
+import dev.agentd.server.agent.MessageQueues;
+import dev.agentd.server.compaction.CompactionConfig;
+import dev.agentd.server.retry.RetryConfig;
+
+/**
+ * The settings commands of a session: reading the retry and compaction groups, and the toggles
+ * that apply at once and are persisted to the global settings file (SPEC §2).
+ */
+public final class SettingsControl {
+    private final SessionContext context;
+    private final MessageQueues queues;
+
+    SettingsControl(SessionContext context, MessageQueues queues) {
+        this.context = context;
+        this.queues = queues;
+    }
+
+    public RetryConfig retry() {
+        return RetryConfig.from(context.settings().current());
+    }
+
+    public CompactionConfig compaction() {
+        return CompactionConfig.from(context.settings().current());
+    }
+
+    /** {@code set_auto_retry}. */
+    public void setAutoRetry(boolean enabled) {
+        context.persist("retry.enabled", enabled);
+    }
+
+    /** {@code set_auto_compaction}. */
+    public void setAutoCompaction(boolean enabled) {
+        context.persist("compaction.enabled", enabled);
+    }
+
+    /** {@code set_retry_settings}: validates every given value first, then persists them. */
+    public RetryConfig setRetry(Integer maxRetries, Long baseDelayMs, Long maxRetryDelayMs) {
+        if (maxRetries != null && (maxRetries < 0 || maxRetries > RetryConfig.MAX_RETRIES_LIMIT)) {
+            throw new IllegalArgumentException("maxRetries must be between 0 and " + RetryConfig.MAX_RETRIES_LIMIT);
+        }
+        checkDelay("baseDelayMs", baseDelayMs);
+        checkDelay("maxRetryDelayMs", maxRetryDelayMs);
+        if (maxRetries != null) {
+            context.persist("retry.maxRetries", maxRetries);
+        }
+        if (baseDelayMs != null) {
+            context.persist("retry.baseDelayMs", baseDelayMs);
+        }
+        if (maxRetryDelayMs != null) {
+            context.persist("retry.maxRetryDelayMs", maxRetryDelayMs);
+        }
+        return retry();
+    }
+
+    public void setSteeringMode(QueueMode mode) {
+        queues.setSteeringMode(mode);
+        context.persist("steeringMode", mode.wire());
+    }
+
+    public void setFollowUpMode(QueueMode mode) {
+        queues.setFollowUpMode(mode);
+        context.persist("followUpMode", mode.wire());
+    }
+
+    private static void checkDelay(String name, Long value) {
+        if (value != null && (value < 0 || value > RetryConfig.MAX_DELAY_LIMIT)) {
+            throw new IllegalArgumentException(name + " must be between 0 and " + RetryConfig.MAX_DELAY_LIMIT);
+        }
+    }
+}
