@@ -8,12 +8,17 @@ import dev.agentd.protocol.jsonl.JsonlWriter;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.server.ai.ModelRegistry;
+import dev.agentd.server.ai.Provider;
+import dev.agentd.server.ai.catalog.BuiltinModels;
+import dev.agentd.server.ai.http.HttpProviders;
+import dev.agentd.server.ai.http.ProviderTimeouts;
 import dev.agentd.server.ai.ProviderRegistry;
 import dev.agentd.server.ai.faux.FauxModels;
 import dev.agentd.server.ai.faux.FauxProvider;
 import dev.agentd.server.ai.faux.FauxScript;
 import dev.agentd.server.auth.AuthStore;
 import dev.agentd.server.auth.SecretResolver;
+import dev.agentd.server.config.ModelsConfig;
 import dev.agentd.server.config.Settings;
 import dev.agentd.server.config.SettingsStore;
 import dev.agentd.server.rpc.CommandRouter;
@@ -80,7 +85,10 @@ public final class Daemon {
         AgentDirs dirs = AgentDirs.resolve(env, cwd);
         SettingsStore settings = new SettingsStore(dirs.globalSettings(), dirs.projectSettings());
         SystemScheduler scheduler = new SystemScheduler();
-        AuthStore auth = AuthStore.load(dirs.authFile(), new SecretResolver(env), scheduler);
+        SecretResolver secrets = new SecretResolver(env);
+        AuthStore auth = AuthStore.load(dirs.authFile(), secrets, scheduler);
+        ModelsConfig modelsConfig = ModelsConfig.load(dirs.modelsFile());
+        modelsConfig.apiKeySpecs().forEach(auth::setModelsJsonKey);
 
         FauxScript script = new FauxScript();
         if (options.fauxScript() != null) {
@@ -96,9 +104,14 @@ public final class Daemon {
         long chunkDelay = parseLong(env.get("AGENTD_FAUX_CHUNK_DELAY_MS"), DEFAULT_FAUX_CHUNK_DELAY_MS);
         FauxProvider faux = new FauxProvider(script, scheduler, chunkDelay);
 
-        List<Model> catalog = new ArrayList<>(FauxModels.ALL);
-        ModelRegistry models = new ModelRegistry(catalog);
-        ProviderRegistry providers = new ProviderRegistry(List.of(faux));
+        // Built-in and custom models first: without --model the first one with a credential is chosen.
+        List<Model> catalog = new ArrayList<>(modelsConfig.mergeWith(BuiltinModels.ALL));
+        catalog.addAll(FauxModels.ALL);
+        ModelRegistry models = new ModelRegistry(catalog, modelsConfig.headers(secrets::resolve));
+        List<Provider> all = new ArrayList<>(HttpProviders.create(scheduler,
+                () -> ProviderTimeouts.from(settings.current())));
+        all.add(faux);
+        ProviderRegistry providers = new ProviderRegistry(all);
         ToolRegistry tools;
         try {
             tools = new ToolRegistry(Tools.create(cwd, options.tools() != null ? options.tools() : Tools.DEFAULT));

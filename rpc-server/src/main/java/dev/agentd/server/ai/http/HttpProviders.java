@@ -1,0 +1,31 @@
+package dev.agentd.server.ai.http;
+
+import dev.agentd.server.ai.Provider;
+import dev.agentd.server.ai.anthropic.AnthropicProvider;
+import dev.agentd.server.ai.openai.OpenAiCompletionsProvider;
+import dev.agentd.server.runtime.Scheduler;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Wiring entry point: the two HTTP providers sharing one lazily created client. Nothing here
+ * touches the network or builds the client; the first request does.
+ */
+public final class HttpProviders {
+    private HttpProviders() {}
+
+    /**
+     * @param scheduler the daemon's scheduler (timeouts, message timestamps)
+     * @param timeouts read per request, so settings changes apply to the next call
+     */
+    public static List<Provider> create(Scheduler scheduler, Supplier<ProviderTimeouts> timeouts) {
+        return create(new LazyHttpClient(), scheduler, timeouts);
+    }
+
+    public static List<Provider> create(LazyHttpClient client, Scheduler scheduler,
+            Supplier<ProviderTimeouts> timeouts) {
+        HttpReplyStreamer streamer = new HttpReplyStreamer(new StreamingExchange(client, scheduler), scheduler,
+                timeouts);
+        return List.of(new AnthropicProvider(streamer), new OpenAiCompletionsProvider(streamer));
+    }
+}

@@ -1,0 +1,213 @@
+package dev.agentd.server.ai.openai;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentd.protocol.json.Json;
+import dev.agentd.protocol.message.StopReason;
+import dev.agentd.protocol.model.Model;
+import dev.agentd.server.ai.AssistantMessageBuilder;
+import dev.agentd.server.ai.ProviderError;
+import dev.agentd.server.ai.catalog.Pricing;
+import dev.agentd.server.ai.http.HttpErrors;
+import dev.agentd.server.ai.http.Redactor;
+import dev.agentd.server.ai.http.StreamMapper;
+import dev.agentd.server.ai.sse.SseEvent;
+import dev.agentd.server.retry.ErrorTypes;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Maps chat-completion chunks onto the builder: {@code delta.content} → text,
+ * {@code delta.reasoning_content}/{@code reasoning}/{@code reasoning_text} (DeepSeek, vLLM,
+ * llama.cpp, OpenRouter) → thinking, {@code delta.tool_calls[]} fragments → tool calls keyed by
+ * their {@code index} (so interleaved calls stay apart), {@code finish_reason}, the usage chunk,
+ * {@code [DONE]}, and an in-band {@code {"error":…}} chunk.
+ */
+final class OpenAiStreamMapper implements StreamMapper {
+    private static final List<String> REASONING_FIELDS = List.of("reasoning_content", "reasoning", "reasoning_text");
+
+    private final AssistantMessageBuilder reply;
+    private final Model model;
+    private final Redactor redactor;
+    private final Map<Integer, Integer> toolCalls = new HashMap<>();
+    private int textIndex = -1;
+    private int thinkingIndex = -1;
+    private int generatedIds;
+    private String finishReason;
+    private boolean done;
+    private ProviderError failure;
+
+    OpenAiStreamMapper(AssistantMessageBuilder reply, Model model, Redactor redactor) {
+        this.reply = reply;
+        this.model = model;
+        this.redactor = redactor;
+    }
+
+    @Override
+    public boolean onEvent(SseEvent event) {
+        String data = event.data().trim();
+        if (data.isEmpty()) {
+            return true;
+        }
+        if (data.equals("[DONE]")) {
+            done = true;
+            return false;
+        }
+        JsonNode chunk;
+        try {
+            chunk = Json.mapper().readTree(data);
+        } catch (JsonProcessingException e) {
+            failure = malformed(data);
+            return false;
+        }
+        if (chunk == null || !chunk.isObject()) {
+            failure = malformed(data);
+            return false;
+        }
+        JsonNode error = chunk.path("error");
+        if (!error.isMissingNode() && !error.isNull()) {
+            failure = HttpErrors.inBand(data, redactor, HttpErrors::errorCodeOrType);
+            return false;
+        }
+        usage(chunk.path("usage"));
+        JsonNode choice = chunk.path("choices").path(0);
+        if (choice.isObject()) {
+            delta(choice.path("delta"));
+            JsonNode reason = choice.path("finish_reason");
+            if (reason.isTextual() && !reason.textValue().isEmpty()) {
+                finishReason = reason.textValue();
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public boolean complete() {
+        return finishReason != null;
+    }
+
+    @Override
+    public Outcome outcome() {
+        if (failure != null) {
+            return new Outcome.Failed(failure);
+        }
+        if (!done && finishReason == null) {
+            return new Outcome.Failed(new ProviderError("Stream terminated before [DONE]", null,
+                    ErrorTypes.STREAM_TRUNCATED, null, null));
+        }
+        boolean calledTools = !toolCalls.isEmpty();
+        if (finishReason == null) {
+            return new Outcome.Done(calledTools ? StopReason.TOOL_USE : StopReason.STOP);
+        }
+        return switch (finishReason) {
+            // Some servers report "stop" after tool calls; the calls decide.
+            case "stop", "end_turn", "eos" -> new Outcome.Done(calledTools ? StopReason.TOOL_USE : StopReason.STOP);
+            case "length" -> new Outcome.Done(StopReason.LENGTH);
+            case "tool_calls", "function_call" -> new Outcome.Done(StopReason.TOOL_USE);
+            case "content_filter" -> new Outcome.Failed(ProviderError.of(
+                    "The provider's content filter stopped the reply (finish_reason: content_filter)"));
+            default -> new Outcome.Failed(ProviderError.of("Unhandled stop reason: " + finishReason));
+        };
+    }
+
+    private void delta(JsonNode delta) {
+        if (!delta.isObject()) {
+            return;
+        }
+        for (String field : REASONING_FIELDS) {
+            JsonNode reasoning = delta.path(field);
+            if (reasoning.isTextual() && !reasoning.textValue().isEmpty()) {
+                thinking(field, reasoning.textValue());
+                break;
+            }
+        }
+        JsonNode content = delta.path("content");
+        if (content.isTextual() && !content.textValue().isEmpty()) {
+            text(content.textValue());
+        }
+        JsonNode refusal = delta.path("refusal");
+        if (refusal.isTextual() && !refusal.textValue().isEmpty()) {
+            text(refusal.textValue());
+        }
+        JsonNode calls = delta.path("tool_calls");
+        if (calls.isArray()) {
+            for (int position = 0; position < calls.size(); position++) {
+                toolCall(calls.get(position), position);
+            }
+        }
+    }
+
+    private void text(String delta) {
+        closeThinking();
+        if (textIndex < 0) {
+            textIndex = reply.startText();
+        }
+        reply.textDelta(textIndex, delta);
+    }
+
+    private void thinking(String field, String delta) {
+        closeText();
+        if (thinkingIndex < 0) {
+            thinkingIndex = reply.startThinking();
+            // Marks where the reasoning came from; ContextConverter keeps such blocks for this model only.
+            reply.thinkingSignature(thinkingIndex, field);
+        }
+        reply.thinkingDelta(thinkingIndex, delta);
+    }
+
+    private void toolCall(JsonNode call, int position) {
+        int key = call.path("index").isInt() ? call.path("index").asInt() : position;
+        Integer at = toolCalls.get(key);
+        JsonNode function = call.path("function");
+        if (at == null) {
+            closeText();
+            closeThinking();
+            String id = call.path("id").isTextual() && !call.path("id").textValue().isEmpty()
+                    ? call.path("id").textValue() : "call_" + (++generatedIds);
+            at = reply.startToolCall(id, function.path("name").asText(null));
+            toolCalls.put(key, at);
+        }
+        JsonNode arguments = function.path("arguments");
+        if (arguments.isTextual()) {
+            reply.toolCallDelta(at, arguments.textValue());
+        } else if (arguments.isObject()) {
+            reply.toolCallDelta(at, arguments.toString()); // a few servers send the object itself
+        }
+    }
+
+    private void closeText() {
+        if (textIndex >= 0) {
+            reply.endText(textIndex);
+            textIndex = -1;
+        }
+    }
+
+    private void closeThinking() {
+        if (thinkingIndex >= 0) {
+            reply.endThinking(thinkingIndex);
+            thinkingIndex = -1;
+        }
+    }
+
+    /** input = prompt − cached, cacheRead = cached, output = completion + reasoning (as pi does). */
+    private void usage(JsonNode usage) {
+        if (!usage.isObject()) {
+            return;
+        }
+        long prompt = usage.path("prompt_tokens").asLong(0);
+        long completion = usage.path("completion_tokens").asLong(0);
+        JsonNode cachedNode = usage.path("prompt_tokens_details").path("cached_tokens");
+        long cached = cachedNode.isNumber() ? cachedNode.asLong() : usage.path("prompt_cache_hit_tokens").asLong(0);
+        long reasoning = usage.path("completion_tokens_details").path("reasoning_tokens").asLong(0);
+        long input = Math.max(0, prompt - cached);
+        long output = completion + reasoning;
+        reply.usage(Pricing.usage(model, input, output, cached, 0, input + output + cached));
+    }
+
+    private ProviderError malformed(String data) {
+        String shown = redactor.apply(data);
+        shown = shown.length() > 200 ? shown.substring(0, 200) + "…" : shown;
+        return new ProviderError("Malformed stream event: " + shown, null, ErrorTypes.STREAM_TRUNCATED, null, null);
+    }
+}

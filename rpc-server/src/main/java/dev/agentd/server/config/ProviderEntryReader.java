@@ -1,0 +1,214 @@
+package dev.agentd.server.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentd.protocol.model.Model;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Validates one {@code providers} entry of models.json, field by field, collecting a warning for
+ * everything it rejects or defaults. Values of {@code apiKey} and {@code headers} are never quoted
+ * in a warning: they may be secrets.
+ */
+final class ProviderEntryReader {
+    private final String where;
+    private final String name;
+    private final JsonNode node;
+    private final List<String> warnings;
+
+    ProviderEntryReader(String source, String name, JsonNode node, List<String> warnings) {
+        this.where = source + ": provider '" + name + "'";
+        this.name = name;
+        this.node = node;
+        this.warnings = warnings;
+    }
+
+    Optional<ModelsConfig.CustomProvider> read() {
+        if (name.isBlank()) {
+            return skip("has an empty name");
+        }
+        if (!node.isObject()) {
+            return skip("must be an object");
+        }
+        String baseUrl = null;
+        JsonNode url = node.path("baseUrl");
+        if (!url.isMissingNode()) {
+            if (!url.isTextual() || !ModelsConfig.isHttpUrl(url.textValue().trim())) {
+                return skip("'baseUrl' must be an http(s) URL");
+            }
+            baseUrl = url.textValue().trim();
+        }
+        String api = null;
+        JsonNode apiNode = node.path("api");
+        if (!apiNode.isMissingNode()) {
+            if (!apiNode.isTextual() || !ModelsConfig.APIS.contains(apiNode.textValue())) {
+                return skip("'api' must be one of " + ModelsConfig.APIS + ", got " + apiNode);
+            }
+            api = apiNode.textValue();
+        }
+        String apiKey = null;
+        JsonNode key = node.path("apiKey");
+        if (!key.isMissingNode()) {
+            if (!key.isTextual() || key.textValue().isBlank()) {
+                return skip("'apiKey' must be a non-empty string");
+            }
+            apiKey = key.textValue();
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        JsonNode headerNode = node.path("headers");
+        if (!headerNode.isMissingNode()) {
+            if (!headerNode.isObject()) {
+                return skip("'headers' must be an object of strings");
+            }
+            for (Map.Entry<String, JsonNode> header : headerNode.properties()) {
+                if (!header.getValue().isTextual() || header.getKey().isBlank()) {
+                    return skip("header '" + header.getKey() + "' must have a string value");
+                }
+                headers.put(header.getKey(), header.getValue().textValue());
+            }
+        }
+        JsonNode modelsNode = node.path("models");
+        if (!modelsNode.isMissingNode() && !modelsNode.isArray()) {
+            return skip("'models' must be an array");
+        }
+        if (modelsNode.isMissingNode() || modelsNode.isEmpty()) {
+            if (baseUrl == null && headers.isEmpty() && apiKey == null) {
+                return skip("has no models and overrides nothing");
+            }
+            return Optional.of(new ModelsConfig.CustomProvider(name, baseUrl, api, apiKey, headers, List.of()));
+        }
+        if (baseUrl == null) {
+            return skip("defines models but has no 'baseUrl'");
+        }
+        List<Model> models = new ArrayList<>();
+        Set<String> ids = new HashSet<>();
+        for (int i = 0; i < modelsNode.size(); i++) {
+            Model model = model(modelsNode.get(i), i, baseUrl, api);
+            if (model != null && !ids.add(model.id())) {
+                warn("model '" + model.id() + "' is listed twice; the first entry is used");
+            } else if (model != null) {
+                models.add(model);
+            }
+        }
+        return Optional.of(new ModelsConfig.CustomProvider(name, baseUrl, api, apiKey, headers, models));
+    }
+
+    private Model model(JsonNode entry, int index, String baseUrl, String providerApi) {
+        String at = "model #" + (index + 1);
+        if (!entry.isObject()) {
+            warn(at + " must be an object; skipped");
+            return null;
+        }
+        JsonNode idNode = entry.path("id");
+        if (!idNode.isTextual() || idNode.textValue().isBlank()) {
+            warn(at + " needs a non-empty string 'id'; skipped");
+            return null;
+        }
+        String id = idNode.textValue();
+        at = "model '" + id + "'";
+        String api = providerApi;
+        JsonNode apiNode = entry.path("api");
+        if (!apiNode.isMissingNode()) {
+            if (!apiNode.isTextual() || !ModelsConfig.APIS.contains(apiNode.textValue())) {
+                warn(at + ": 'api' must be one of " + ModelsConfig.APIS + "; skipped");
+                return null;
+            }
+            api = apiNode.textValue();
+        }
+        if (api == null) {
+            warn(at + " has no 'api' (neither on the model nor on its provider); skipped");
+            return null;
+        }
+        String displayName = id;
+        JsonNode nameNode = entry.path("name");
+        if (nameNode.isTextual() && !nameNode.textValue().isBlank()) {
+            displayName = nameNode.textValue();
+        } else if (!nameNode.isMissingNode()) {
+            warn(at + ": 'name' must be a non-empty string; using the id");
+        }
+        boolean reasoning = false;
+        JsonNode reasoningNode = entry.path("reasoning");
+        if (reasoningNode.isBoolean()) {
+            reasoning = reasoningNode.booleanValue();
+        } else if (!reasoningNode.isMissingNode()) {
+            warn(at + ": 'reasoning' must be a boolean; using false");
+        }
+        return new Model(id, displayName, api, name, baseUrl, reasoning, input(entry.path("input"), at),
+                cost(entry.path("cost"), at),
+                positive(entry.path("contextWindow"), ModelsConfig.DEFAULT_CONTEXT_WINDOW, at, "contextWindow"),
+                positive(entry.path("maxTokens"), ModelsConfig.DEFAULT_MAX_TOKENS, at, "maxTokens"));
+    }
+
+    private List<String> input(JsonNode node, String at) {
+        if (node.isMissingNode()) {
+            return List.of("text");
+        }
+        List<String> kinds = new ArrayList<>();
+        if (node.isArray()) {
+            for (JsonNode kind : node) {
+                if (kind.isTextual() && (kind.textValue().equals("text") || kind.textValue().equals("image"))) {
+                    if (!kinds.contains(kind.textValue())) {
+                        kinds.add(kind.textValue());
+                    }
+                } else {
+                    kinds = null;
+                    break;
+                }
+            }
+        }
+        if (kinds == null || !node.isArray() || !kinds.contains("text")) {
+            warn(at + ": 'input' must be an array of \"text\" and \"image\" including \"text\"; using [\"text\"]");
+            return List.of("text");
+        }
+        return kinds;
+    }
+
+    private Model.Cost cost(JsonNode node, String at) {
+        if (node.isMissingNode()) {
+            return Model.Cost.FREE;
+        }
+        if (!node.isObject()) {
+            warn(at + ": 'cost' must be an object; using 0");
+            return Model.Cost.FREE;
+        }
+        return new Model.Cost(price(node, "input", at), price(node, "output", at), price(node, "cacheRead", at),
+                price(node, "cacheWrite", at));
+    }
+
+    private double price(JsonNode cost, String field, String at) {
+        JsonNode value = cost.path(field);
+        if (value.isMissingNode()) {
+            return 0;
+        }
+        if (!value.isNumber() || value.asDouble() < 0 || !Double.isFinite(value.asDouble())) {
+            warn(at + ": 'cost." + field + "' must be a non-negative number; using 0");
+            return 0;
+        }
+        return value.asDouble();
+    }
+
+    private long positive(JsonNode value, long fallback, String at, String field) {
+        if (value.isMissingNode()) {
+            return fallback;
+        }
+        if (!value.isIntegralNumber() || !value.canConvertToLong() || value.asLong() <= 0) {
+            warn(at + ": '" + field + "' must be a positive integer; using " + fallback);
+            return fallback;
+        }
+        return value.asLong();
+    }
+
+    private Optional<ModelsConfig.CustomProvider> skip(String problem) {
+        warn(problem + "; skipped");
+        return Optional.empty();
+    }
+
+    private void warn(String message) {
+        warnings.add(where + " " + message);
+    }
+}

@@ -1,0 +1,53 @@
+package dev.agentd.server.testing.http;
+
+import dev.agentd.protocol.event.AssistantMessageEvent;
+import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.server.ai.StreamListener;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/** Records what a provider reports, in order; thread-safe so tests can poll it while streaming. */
+public final class RecordingListener implements StreamListener {
+    private final boolean partials;
+    private final List<AssistantMessageEvent> events = Collections.synchronizedList(new ArrayList<>());
+    private volatile int starts;
+
+    public RecordingListener() {
+        this(false);
+    }
+
+    public RecordingListener(boolean partials) {
+        this.partials = partials;
+    }
+
+    @Override
+    public boolean wantsPartials() {
+        return partials;
+    }
+
+    @Override
+    public void onStart(AgentMessage.Assistant partial) {
+        starts++;
+    }
+
+    @Override
+    public void onEvent(AssistantMessageEvent event) {
+        events.add(event);
+    }
+
+    public int starts() {
+        return starts;
+    }
+
+    public List<AssistantMessageEvent> events() {
+        synchronized (events) {
+            return List.copyOf(events);
+        }
+    }
+
+    /** Event types in order, e.g. {@code text_start}, {@code text_delta}. */
+    public List<String> types() {
+        return events().stream().map(AssistantMessageEvent::type).toList();
+    }
+}
