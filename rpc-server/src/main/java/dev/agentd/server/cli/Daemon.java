@@ -22,6 +22,7 @@ import dev.agentd.server.config.ModelsConfig;
 import dev.agentd.server.config.Settings;
 import dev.agentd.server.config.SettingsStore;
 import dev.agentd.server.rpc.CommandRouter;
+import dev.agentd.server.rpc.ProtocolMode;
 import dev.agentd.server.rpc.RpcMode;
 import dev.agentd.server.rpc.RpcOutput;
 import dev.agentd.server.runtime.SystemScheduler;
@@ -148,10 +149,11 @@ public final class Daemon {
     /** Serves until stdin ends or SIGTERM arrives; returns the exit code. */
     public int serve() {
         installSigtermHandler();
-        session.subscribe(output::write);
-        output.write(new AgentEvent.Ready(Version.current(), options.mode(), session.models().current()));
+        ProtocolMode mode = protocolMode();
+        session.subscribe(mode::emit);
+        mode.emit(new AgentEvent.Ready(Version.current(), options.mode(), session.models().current()));
         Thread reader = new Thread(() -> {
-            new RpcMode(in, output, router, JsonlReader.DEFAULT_MAX_LINE_BYTES).run();
+            mode.serve();
             shutdown();
         }, "agentd-stdin");
         reader.setDaemon(true);
@@ -162,6 +164,11 @@ public final class Daemon {
             Thread.currentThread().interrupt();
         }
         return 0;
+    }
+
+    /** The dialect chosen with {@code --mode}. */
+    private ProtocolMode protocolMode() {
+        return new RpcMode(in, output, router, JsonlReader.DEFAULT_MAX_LINE_BYTES);
     }
 
     /** Aborts the run, waits for the session to settle (bounded), and releases {@link #serve()}. */

@@ -2,6 +2,7 @@ package dev.agentd.server.rpc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.command.CommandCodec;
+import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.jsonl.JsonlReader;
 import dev.agentd.protocol.response.Response;
@@ -19,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * ones (abort, new_session) asynchronously — the reader never waits for a run. Every malformed
  * input gets a response and the loop goes on; only end of input stops it.
  */
-public final class RpcMode {
+public final class RpcMode implements ProtocolMode {
     private static final Logger LOG = LoggerFactory.getLogger(RpcMode.class);
     /** Where to look for an {@code "id"} in a line that is not valid JSON. */
     private static final Pattern ID = Pattern.compile("\"id\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
@@ -37,8 +38,15 @@ public final class RpcMode {
         this.maxLineBytes = maxLineBytes;
     }
 
+    /** Events are written as they are (SPEC §3.4). */
+    @Override
+    public void emit(AgentEvent event) {
+        out.write(event);
+    }
+
     /** Serves until stdin ends. */
-    public void run() {
+    @Override
+    public void serve() {
         JsonlReader reader = new JsonlReader(in, maxLineBytes);
         while (true) {
             JsonlReader.Line line;
