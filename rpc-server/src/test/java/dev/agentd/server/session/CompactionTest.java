@@ -74,6 +74,29 @@ class CompactionTest {
     }
 
     @Test
+    void aReplyReportingMoreInputThanTheWindowIsASilentOverflow() {
+        FauxStep tooBig = new FauxStep(null, "answer that did not fit", null, null, null, null, null, null, null,
+                null, null, 130_000L, 10L);
+        harness.enqueue(FauxStep.text("a1"), tooBig, FauxStep.text("summary"), FauxStep.text("regenerated"));
+        await().until(harness.session.prompt("q1")::isDone);
+        await().until(harness.session.prompt("q2")::isDone);
+        assertEquals("overflow", harness.events(AgentEvent.AutoCompactionStart.class).get(0).reason());
+        assertEquals(List.of("compactionSummary", "user", "assistant"), roles());
+        assertEquals("regenerated", ((AgentMessage.Assistant) harness.session.messages().get(2)).text());
+    }
+
+    @Test
+    void autoCompactionCanBeSwitchedOffAndThatIsPersisted() throws Exception {
+        harness.session.settings().setAutoCompaction(false);
+        harness.enqueue(FauxStep.text("a1"), overflow());
+        await().until(harness.session.prompt("q1")::isDone);
+        await().until(harness.session.prompt("q2")::isDone);
+        assertEquals(List.of(), harness.events(AgentEvent.AutoCompactionStart.class));
+        assertTrue(!harness.session.state().autoCompactionEnabled());
+        assertTrue(java.nio.file.Files.readString(dir.resolve("settings.json")).contains("\"enabled\" : false"));
+    }
+
+    @Test
     void aSecondOverflowForTheSameMessageEndsWithAnErrorInsteadOfLooping() {
         harness.enqueue(FauxStep.text("a1"), overflow(), FauxStep.text("summary"), overflow(), FauxStep.text("x"));
         await().until(harness.session.prompt("q1")::isDone);
