@@ -1,0 +1,42 @@
+package dev.agentd.server.ai;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.agentd.protocol.model.Model;
+import dev.agentd.protocol.model.ThinkingLevel;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** SPEC §2: {@code --model} accepts id, provider/id and provider/id:thinking. */
+class ModelRegistryTest {
+    private static Model model(String provider, String id, boolean reasoning) {
+        return new Model(id, id, "openai-completions", provider, "http://x", reasoning, null, null, 1000, 100);
+    }
+
+    private final ModelRegistry registry = new ModelRegistry(List.of(model("openai", "gpt-5", true),
+            model("openrouter", "gpt-5", true), model("ollama", "llama3.1:8b", false)));
+
+    @Test
+    void resolvesEveryForm() {
+        assertEquals("openai", registry.resolve("gpt-5").orElseThrow().model().provider(), "first match wins");
+        assertEquals("openrouter", registry.resolve("openrouter/gpt-5").orElseThrow().model().provider());
+        ModelRegistry.Selection withLevel = registry.resolve("openrouter/gpt-5:high").orElseThrow();
+        assertEquals(ThinkingLevel.HIGH, withLevel.thinkingLevel());
+        ModelRegistry.Selection colonInId = registry.resolve("ollama/llama3.1:8b").orElseThrow();
+        assertEquals("llama3.1:8b", colonInId.model().id());
+        assertNull(colonInId.thinkingLevel(), "':8b' is part of the id, not a level");
+        assertTrue(registry.resolve("nope/none").isEmpty());
+        assertTrue(registry.resolve(" ").isEmpty());
+    }
+
+    @Test
+    void thinkingLevelsAreClampedToTheModel() {
+        Model plain = model("ollama", "llama3.1:8b", false);
+        assertEquals(ThinkingLevel.OFF, ThinkingSupport.clamp(plain, ThinkingLevel.HIGH));
+        Model reasoning = model("openai", "gpt-4.1", true);
+        assertEquals(ThinkingLevel.HIGH, ThinkingSupport.clamp(reasoning, ThinkingLevel.XHIGH));
+        assertEquals(ThinkingLevel.XHIGH, ThinkingSupport.clamp(model("openai", "gpt-5", true), ThinkingLevel.XHIGH));
+    }
+}
