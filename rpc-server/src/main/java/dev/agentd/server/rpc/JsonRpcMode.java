@@ -69,7 +69,7 @@ public final class JsonRpcMode implements ProtocolMode {
     }
 
     /** One line: a request or notification, or a batch of them. */
-    void handle(byte[] bytes) {
+    private void handle(byte[] bytes) {
         JsonNode node;
         try {
             node = Json.mapper().readTree(bytes);

@@ -134,8 +134,8 @@ class JsonRpcModeTest {
 
     @Test
     void unreadableLinesAreParseErrorsWithIdNull() {
-        serve("{\"jsonrpc\":\"2.0\",\"id\":\"x\",", "{\"jsonrpc\":\"2.0\",\"id\":\"big\",\"method\":\"get_state\",\"params\":{\"pad\":\""
-                + "x".repeat(MAX_LINE) + "\"}}", request("final", "get_commands", null));
+        String tooLong = request("big", "get_state", "{\"pad\":\"" + "x".repeat(MAX_LINE) + "\"}");
+        serve("{\"jsonrpc\":\"2.0\",\"id\":\"x\",", tooLong, request("final", "get_commands", null));
         List<JsonNode> records = records();
         assertEquals(3, records.size());
         for (JsonNode parseError : records.subList(0, 2)) {
