@@ -57,6 +57,10 @@ record ClientOptions(
             if (!attached) {
                 fullCommand = new ArrayList<>(command);
                 fullCommand.addAll(args);
+                if (dialect != Dialect.RPC && !choosesMode(fullCommand)) {
+                    fullCommand.add("--mode");
+                    fullCommand.add(dialect.mode());
+                }
                 if (fullCommand.isEmpty()) {
                     throw new IllegalStateException("Empty command line");
                 }
@@ -65,6 +69,11 @@ record ClientOptions(
                     new LinkedHashMap<>(env), cwd, fromDaemon, toDaemon, requestTimeout, startTimeout, closeTimeout,
                     retryGrace, dialect, onProtocolError, onListenerError);
         }
+    }
+
+    /** Whether a command line already passes {@code --mode} (as {@code --mode X} or {@code --mode=X}). */
+    private static boolean choosesMode(List<String> command) {
+        return command.stream().anyMatch(arg -> arg.equals("--mode") || arg.startsWith("--mode="));
     }
 
     static Duration nonNegative(Duration duration, String name) {

@@ -29,12 +29,17 @@ final class PiRpcDialect implements WireDialect {
                 return new Inbound.Invalid("malformed response: " + e.getMessage());
             }
         }
+        return event(object);
+    }
+
+    /** An event object, typed; also the params of the JSON-RPC dialect's event notifications. */
+    static Inbound.Event event(ObjectNode object) {
         try {
             return new Inbound.Event(Json.mapper().treeToValue(object, AgentEvent.class), null);
         } catch (Exception e) {
             // A known type with unexpected fields: still deliver it, as its raw JSON.
             return new Inbound.Event(new AgentEvent.Unknown(object),
-                    "malformed " + type + " event kept as Unknown: " + e.getMessage());
+                    "malformed " + object.get("type") + " event kept as Unknown: " + e.getMessage());
         }
     }
 }

@@ -349,6 +349,10 @@ public final class RpcClient implements RpcCommands, AutoCloseable {
             return this;
         }
 
+        /**
+         * The daemon's wire dialect (default {@link Dialect#RPC}). A spawned daemon is given the
+         * dialect's {@code --mode} (rpc, its default, needs none) unless the command line passes one.
+         */
         public Builder dialect(Dialect dialect) {
             draft.dialect = Objects.requireNonNull(dialect, "dialect");
             return this;

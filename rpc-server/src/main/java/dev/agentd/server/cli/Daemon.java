@@ -135,9 +135,6 @@ public final class Daemon {
                     "--thinking must be one of off, minimal, low, medium, high, xhigh; got '" + options.thinking()
                             + "'"));
         }
-        if (options.mode().equals("jsonrpc")) {
-            throw new CliOptions.UsageException("--mode jsonrpc is not available yet; use --mode rpc");
-        }
         AgentSession session = new AgentSession(context, sessionFile, selection.model(), thinking, options.updates());
         Daemon[] self = new Daemon[1];
         RpcOutput output = new RpcOutput(new JsonlWriter(out, Json.mapper()), () -> self[0].shutdown());
@@ -168,6 +165,9 @@ public final class Daemon {
 
     /** The dialect chosen with {@code --mode}. */
     private ProtocolMode protocolMode() {
+        if (options.mode().equals("jsonrpc")) {
+            return new dev.agentd.server.rpc.JsonRpcMode(in, output, router, JsonlReader.DEFAULT_MAX_LINE_BYTES);
+        }
         return new RpcMode(in, output, router, JsonlReader.DEFAULT_MAX_LINE_BYTES);
     }
 

@@ -1,6 +1,9 @@
 /**
  * The wire dialects: framing stdin into commands, routing each to the session
  * ({@link dev.agentd.server.rpc.CommandRouter}, shared by both dialects) and writing every
- * response and event through the one output. May import {@code session} and below.
+ * response and event through the one output. {@code RpcMode} is the pi dialect; {@code
+ * JsonRpcMode} the JSON-RPC 2.0 one, whose envelope agentd checks ({@code JsonRpcEnvelope}) and
+ * whose method dispatch jsonrpc4j does ({@code JsonRpcDispatcher}). May import {@code session}
+ * and below.
  */
 package dev.agentd.server.rpc;

@@ -3,6 +3,7 @@ package dev.agentd.server.e2e;
 import dev.agentd.server.testing.Waits;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.jsonl.JsonlReader;
@@ -22,14 +23,15 @@ import java.util.function.Predicate;
 
 /**
  * The real {@code agentd.jar} in a child process, driven with raw JSON lines. Every stdout line is
- * kept raw and parsed; a line that is not a JSON object is recorded so tests can assert there is
- * none.
+ * kept raw and parsed: JSON objects are records, JSON arrays are batch replies (JSON-RPC mode),
+ * and anything else is recorded so tests can assert there is none.
  */
 public final class DaemonProcess implements AutoCloseable {
     private final Process process;
     private final OutputStream stdin;
     private final List<String> rawLines = Collections.synchronizedList(new ArrayList<>());
     private final List<JsonNode> records = Collections.synchronizedList(new ArrayList<>());
+    private final List<JsonNode> batches = Collections.synchronizedList(new ArrayList<>());
     private final List<String> nonJson = Collections.synchronizedList(new ArrayList<>());
     private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
     private final Thread reader;
@@ -87,6 +89,8 @@ public final class DaemonProcess implements AutoCloseable {
                         JsonNode node = Json.mapper().readTree(text.bytes());
                         if (node instanceof ObjectNode) {
                             records.add(node);
+                        } else if (node instanceof ArrayNode) {
+                            batches.add(node);
                         } else {
                             nonJson.add(raw);
                         }
@@ -142,6 +146,13 @@ public final class DaemonProcess implements AutoCloseable {
     public List<JsonNode> records() {
         synchronized (records) {
             return List.copyOf(records);
+        }
+    }
+
+    /** Lines that were JSON arrays (JSON-RPC batch replies). */
+    public List<JsonNode> batches() {
+        synchronized (batches) {
+            return List.copyOf(batches);
         }
     }
 

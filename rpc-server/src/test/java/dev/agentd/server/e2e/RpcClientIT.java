@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.agentd.client.Dialect;
+import dev.agentd.client.PromptFailedException;
 import dev.agentd.client.RpcClient;
 import dev.agentd.client.RpcException;
 import dev.agentd.protocol.command.FauxStep;
@@ -18,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -25,28 +28,55 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The Java client against the real agentd.jar (SPEC §9, issue "RpcClient against the real process"). */
+/**
+ * The Java client against the real agentd.jar (SPEC §9, issue "RpcClient against the real process"),
+ * every test once per wire dialect: the pi-compatible records and JSON-RPC 2.0 (SPEC §3.7).
+ */
+@ParameterizedClass(name = "{0}")
+@EnumSource(Dialect.class)
 class RpcClientIT {
     private static final String OVERLOADED =
             "529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}";
     private static final Duration RUN = Duration.ofSeconds(30);
 
+    @Parameter
+    Dialect dialect;
     @TempDir
     Path dir;
     RpcClient client;
+    final List<AgentEvent> startupEvents = Collections.synchronizedList(new ArrayList<>());
 
     @BeforeEach
     void setUp() throws IOException {
+        client = start();
+    }
+
+    /** A daemon in this test's dialect ({@code --mode} is added by the client). */
+    private RpcClient start(String... args) throws IOException {
         Path agentDir = dir.resolve("agent");
         Files.createDirectories(agentDir);
         Files.writeString(agentDir.resolve("settings.json"), "{\"retry\":{\"baseDelayMs\":300}}");
-        client = RpcClient.builder()
+        Map<String, String> env = new HashMap<>();
+        env.put("AGENTD_DIR", agentDir.toString());
+        env.put("AGENTD_FAUX_CHUNK_DELAY_MS", "1");
+        for (String key : List.of("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY", "GROQ_API_KEY")) {
+            env.put(key, null); // removed: faux is the default model and a prompt to anthropic fails late
+        }
+        RpcClient started = RpcClient.builder()
                 .command(DaemonProcess.javaCommand())
+                .args(args)
                 .cwd(dir)
-                .env(Map.of("AGENTD_DIR", agentDir.toString(), "AGENTD_FAUX_CHUNK_DELAY_MS", "1"))
-                .build()
-                .start();
+                .env(env)
+                .dialect(dialect)
+                .build();
+        Runnable unsubscribe = started.addListener(startupEvents::add);
+        started.start();
+        unsubscribe.run();
+        return started;
     }
 
     @AfterEach
@@ -125,6 +155,23 @@ class RpcClientIT {
         RpcException fork = assertThrows(RpcException.class, () -> client.fork("nope"));
         assertEquals("Invalid entry ID for forking: nope", fork.serverError());
         assertEquals(2, client.getAvailableModels().size());
+    }
+
+    @Test
+    void theDaemonRunsInTheClientsDialect() {
+        AgentEvent.Ready ready = (AgentEvent.Ready) startupEvents.get(0);
+        assertEquals(dialect.mode(), ready.mode());
+    }
+
+    @Test
+    void aPromptFailingAfterAcceptanceThrowsPromptFailedException() throws IOException {
+        client.close();
+        client = start("--model", "anthropic/claude-sonnet-4-5");
+        PromptFailedException failure = assertThrows(PromptFailedException.class,
+                () -> client.promptAndWait("hi", RUN));
+        assertTrue(failure.serverError().contains("anthropic"), failure.serverError());
+        assertTrue(failure.events().isEmpty(), failure.events().toString());
+        assertTrue(client.isIdle(), "a failed prompt starts no run");
     }
 
     @Test

@@ -26,6 +26,7 @@ class RpcProtocolIT {
         if (daemon != null) {
             daemon.close();
             assertEquals(List.of(), daemon.nonJsonLines(), "every stdout line must be a JSON object");
+            assertEquals(List.of(), daemon.batches(), "no JSON arrays in rpc mode");
         }
     }
 

@@ -1,0 +1,75 @@
+package dev.agentd.server.rpc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentd.protocol.command.Command;
+import dev.agentd.protocol.json.WireTypes;
+import dev.agentd.protocol.response.Response;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One dispatched call and its answers. The first answer — the router's response, or an error
+ * jsonrpc4j reported — becomes the call's one reply (none for a notification). Anything the router
+ * sends after that is a prompt failing after acceptance (SPEC §3.3), which JSON-RPC cannot send as
+ * a second response with the same id: it goes out as a {@code prompt_failed} notification.
+ * Answers may arrive on any thread.
+ */
+final class JsonRpcExchange {
+    private static final Logger LOG = LoggerFactory.getLogger(JsonRpcExchange.class);
+    private static final String PROMPT = WireTypes.nameOf(Command.Prompt.class);
+
+    private final JsonRpcEnvelope.Call call;
+    private final Consumer<JsonRpcReply> reply;
+    private final Consumer<Object> notify;
+    private final AtomicBoolean answered = new AtomicBoolean();
+
+    /**
+     * @param reply  receives the reply; unused for a notification
+     * @param notify writes a notification (the daemon's output)
+     */
+    JsonRpcExchange(JsonRpcEnvelope.Call call, Consumer<JsonRpcReply> reply, Consumer<Object> notify) {
+        this.call = call;
+        this.reply = reply;
+        this.notify = notify;
+    }
+
+    JsonRpcEnvelope.Call call() {
+        return call;
+    }
+
+    /** The id as text for CommandRouter and CommandCodec, which only echo it; null when absent or null. */
+    String idText() {
+        JsonNode id = call.id();
+        return id == null || id.isNull() ? null : id.asText();
+    }
+
+    /** A response from the router. */
+    void onResponse(Response response) {
+        if (answered.compareAndSet(false, true)) {
+            send(JsonRpcReply.of(call.id(), response));
+        } else if (PROMPT.equals(response.command()) && !response.success()) {
+            notify.accept(JsonRpcNotification.promptFailed(call.id(), response.error()));
+        } else {
+            LOG.warn("dropped a second response to {}: {}", call.method(), response);
+        }
+    }
+
+    /** An error found before the command ran (unknown method, invalid params). */
+    void fail(JsonRpcError error) {
+        if (answered.compareAndSet(false, true)) {
+            send(JsonRpcReply.error(call.id(), error));
+        }
+    }
+
+    private void send(JsonRpcReply answer) {
+        if (call.notification()) {
+            if (answer.error() != null) {
+                LOG.warn("notification {} failed: {}", call.method(), answer.error().message());
+            }
+            return;
+        }
+        reply.accept(answer);
+    }
+}

@@ -1,0 +1,118 @@
+package dev.agentd.server.rpc;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.protocol.json.Json;
+import dev.agentd.protocol.jsonl.JsonlReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The JSON-RPC 2.0 dialect (SPEC §3.7) over the rpc dialect's framing: one request, notification
+ * or batch per line, read in order on the calling thread. Each line is parsed once; envelopes are
+ * checked here ({@link JsonRpcEnvelope}: -32700 and -32600 are written by agentd), calls go to
+ * jsonrpc4j for dispatch ({@link JsonRpcDispatcher}) and on to the shared {@link CommandRouter}.
+ * Quick commands are answered before the next line is read, long ones when they finish, so the
+ * reader never waits for a run. Events are {@code event} notifications. Every record goes through
+ * the one {@link RpcOutput}.
+ */
+public final class JsonRpcMode implements ProtocolMode {
+    private static final Logger LOG = LoggerFactory.getLogger(JsonRpcMode.class);
+
+    private final InputStream in;
+    private final RpcOutput out;
+    private final JsonRpcDispatcher dispatcher;
+    private final int maxLineBytes;
+
+    public JsonRpcMode(InputStream in, RpcOutput out, CommandRouter router, int maxLineBytes) {
+        this.in = in;
+        this.out = out;
+        this.dispatcher = new JsonRpcDispatcher(router);
+        this.maxLineBytes = maxLineBytes;
+    }
+
+    /** Events are notifications carrying the event object of the rpc dialect (SPEC §3.4). */
+    @Override
+    public void emit(AgentEvent event) {
+        out.write(JsonRpcNotification.event(event));
+    }
+
+    /** Serves until stdin ends. */
+    @Override
+    public void serve() {
+        JsonlReader reader = new JsonlReader(in, maxLineBytes);
+        while (true) {
+            JsonlReader.Line line;
+            try {
+                line = reader.next();
+            } catch (IOException e) {
+                LOG.warn("stdin failed: {}", e.getMessage());
+                return;
+            }
+            if (line == null) {
+                return;
+            }
+            if (line instanceof JsonlReader.Line.TooLong tooLong) {
+                out.write(JsonRpcReply.error(NullNode.getInstance(), JsonRpcError.parseError("line of "
+                        + tooLong.length() + " bytes exceeds the limit of " + maxLineBytes + " bytes")));
+            } else if (line instanceof JsonlReader.Line.Text text) {
+                handle(text.bytes());
+            }
+        }
+    }
+
+    /** One line: a request or notification, or a batch of them. */
+    private void handle(byte[] bytes) {
+        JsonNode node;
+        try {
+            node = Json.mapper().readTree(bytes);
+        } catch (IOException e) {
+            out.write(JsonRpcReply.error(NullNode.getInstance(), JsonRpcError.parseError(firstLine(e))));
+            return;
+        }
+        if (!(node instanceof ArrayNode batch)) {
+            handle(node, () -> out::write);
+            return;
+        }
+        if (batch.isEmpty()) {
+            out.write(JsonRpcReply.error(NullNode.getInstance(), JsonRpcError.invalidRequest("empty batch")));
+            return;
+        }
+        BatchReplies replies = new BatchReplies(out::write);
+        for (JsonNode element : batch) {
+            handle(element, replies::expect);
+        }
+        replies.seal();
+    }
+
+    /** {@code replyTo} is asked for a reply slot only when the request will be answered. */
+    private void handle(JsonNode node, Supplier<Consumer<JsonRpcReply>> replyTo) {
+        JsonRpcEnvelope.Result checked = JsonRpcEnvelope.check(node);
+        if (checked instanceof JsonRpcEnvelope.Rejected rejected) {
+            if (rejected.id() != null) {
+                replyTo.get().accept(JsonRpcReply.error(rejected.id(), rejected.error()));
+            } else {
+                LOG.warn("notification rejected: {}", rejected.error().message());
+            }
+        } else if (checked instanceof JsonRpcEnvelope.Call call) {
+            Consumer<JsonRpcReply> reply = call.notification() ? null : replyTo.get();
+            dispatcher.dispatch(new JsonRpcExchange(call, reply, out::write));
+        }
+    }
+
+    private static String firstLine(IOException e) {
+        String message = e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.getMessage();
+        if (message == null) {
+            return "invalid JSON";
+        }
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
+}

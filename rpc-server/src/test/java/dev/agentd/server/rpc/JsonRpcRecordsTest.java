@@ -1,0 +1,63 @@
+package dev.agentd.server.rpc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.protocol.json.Json;
+import dev.agentd.protocol.response.Response;
+import java.io.IOException;
+import org.junit.jupiter.api.Test;
+
+/** How responses, errors and notifications of the JSON-RPC dialect look on the wire. */
+class JsonRpcRecordsTest {
+
+    private static String json(Object record) throws IOException {
+        return Json.mapper().writeValueAsString(record);
+    }
+
+    @Test
+    void successCarriesTheDataAsResult() throws IOException {
+        Response ok = Response.ok("x", "get_retry_settings", Json.mapper().readTree("{\"enabled\":true}"));
+        assertEquals("{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"result\":{\"enabled\":true}}",
+                json(JsonRpcReply.of(new TextNode("r1"), ok)));
+    }
+
+    @Test
+    void successWithoutDataHasAnExplicitNullResult() throws IOException {
+        assertEquals("{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":null}",
+                json(JsonRpcReply.of(new IntNode(4), Response.ok("x", "abort", null))));
+        assertEquals("{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":null}",
+                json(JsonRpcReply.of(new IntNode(4), Response.ok("x", "cycle_model", NullNode.getInstance()))));
+    }
+
+    @Test
+    void failureIsCommandFailedWithTheMessage() throws IOException {
+        Response failed = Response.failure("x", "set_model", "Model not found: a/b");
+        assertEquals("{\"jsonrpc\":\"2.0\",\"id\":\"s\",\"error\":{\"code\":-32000,\"message\":\"Model not found: a/b\"}}",
+                json(JsonRpcReply.of(new TextNode("s"), failed)));
+    }
+
+    @Test
+    void anUnusableIdIsWrittenAsNull() throws IOException {
+        assertEquals("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error: x\"}}",
+                json(JsonRpcReply.error(null, JsonRpcError.parseError("x"))));
+    }
+
+    @Test
+    void eventsAreNotificationsCarryingTheRpcEventObject() throws IOException {
+        AgentEvent event = new AgentEvent.AutoRetryEnd(false, 2, "boom");
+        assertEquals("{\"jsonrpc\":\"2.0\",\"method\":\"event\",\"params\":" + json(event) + "}",
+                json(JsonRpcNotification.event(event)));
+    }
+
+    @Test
+    void promptFailedNamesThePromptsId() throws IOException {
+        assertEquals("{\"jsonrpc\":\"2.0\",\"method\":\"prompt_failed\",\"params\":{\"id\":\"p\",\"error\":\"No key\"}}",
+                json(JsonRpcNotification.promptFailed(new TextNode("p"), "No key")));
+        assertEquals("{\"jsonrpc\":\"2.0\",\"method\":\"prompt_failed\",\"params\":{\"error\":\"No key\"}}",
+                json(JsonRpcNotification.promptFailed(null, "No key")), "a notification prompt has no id");
+    }
+}
