@@ -2,7 +2,6 @@ package dev.agentd.examples.chat;
 
 import static dev.agentd.examples.TestDaemon.OVERLOADED;
 import static dev.agentd.examples.TestDaemon.quoted;
-import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -16,6 +15,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +30,11 @@ class ChatRetryAgainstDaemonTest {
 
     @TempDir
     Path dir;
+
+    /** Generous: a loaded CI machine may take seconds to start a JVM; the wait ends as soon as it can. */
+    private static ConditionFactory await() {
+        return Awaitility.await().atMost(Duration.ofSeconds(60));
+    }
 
     private final FakeTerminal terminal = new FakeTerminal();
     private final ManualScheduler time = new ManualScheduler();
