@@ -4,7 +4,6 @@ import dev.agentd.client.RpcClient;
 import dev.agentd.client.RpcException;
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.message.AgentMessage;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -29,7 +28,7 @@ public final class AskOnce {
         String prompt = split == 0 ? "Hello!" : String.join(" ", Arrays.copyOfRange(args, 0, split));
         String[] daemonArgs = Arrays.copyOfRange(args, split, args.length);
 
-        try (RpcClient client = RpcClient.builder().jar(jarPath()).args(daemonArgs).start()) {
+        try (RpcClient client = RpcClient.builder().jar(DaemonJar.locate()).args(daemonArgs).start()) {
             client.addListener(AskOnce::show);
             // Returns after the final run: intermediate failures that are retried do not end it.
             List<AgentEvent> events = client.promptAndWait(prompt, Duration.ofMinutes(10));
@@ -67,11 +66,6 @@ public final class AskOnce {
             }
         }
         return last != null && last.stopReason().failed() ? last.errorMessage() : null;
-    }
-
-    private static Path jarPath() {
-        String jar = System.getProperty("agentd.jar", System.getenv("AGENTD_JAR"));
-        return Path.of(jar != null ? jar : "rpc-server/target/agentd.jar");
     }
 
     private static int firstOption(String[] args) {

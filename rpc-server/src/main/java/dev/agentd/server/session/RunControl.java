@@ -116,15 +116,17 @@ final class RunControl {
                 return;
             }
             phase = Phase.WAITING_RETRY;
+            // The timer may fire before schedule() returns (a short delay on a busy machine): it
+            // reads its own handle only under the lock, which is released once the handle is set.
             Scheduler.Cancellable[] handle = new Scheduler.Cancellable[1];
-            handle[0] = scheduler.schedule(delayMs, () -> wake(handle[0], onWake));
+            handle[0] = scheduler.schedule(delayMs, () -> wake(handle, onWake));
             pendingRetry = handle[0];
         }
     }
 
-    private void wake(Scheduler.Cancellable handle, Runnable onWake) {
+    private void wake(Scheduler.Cancellable[] handle, Runnable onWake) {
         synchronized (lock) {
-            if (pendingRetry == null || pendingRetry != handle) {
+            if (pendingRetry == null || pendingRetry != handle[0]) {
                 return;
             }
             pendingRetry = null;
