@@ -202,8 +202,8 @@ public final class AgentSession implements AutoCloseable {
     private void startPrompt(AgentMessage.User message, CancellationToken token, CompletableFuture<Void> done) {
         Optional<String> problem = calls.credentialProblem();
         if (problem.isPresent()) {
-            done.completeExceptionally(new PromptFailedException(problem.get()));
-            control.finish();
+            // Reported while returning to idle, so the session is idle once a client sees the failure.
+            control.finish(() -> done.completeExceptionally(new PromptFailedException(problem.get())));
             return;
         }
         flushBash();
