@@ -19,7 +19,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,7 +65,7 @@ public final class SessionFile {
 
     /** A new session; {@code file} null keeps it in memory. Nothing is written yet. */
     public static SessionFile create(Path file, String cwd, String parentSession, LongSupplier clock) {
-        SessionHeader header = new SessionHeader(SessionHeader.VERSION, UUID.randomUUID().toString(),
+        SessionHeader header = new SessionHeader(SessionHeader.VERSION, RandomIds.uuid().toString(),
                 iso(clock.getAsLong()), cwd, parentSession);
         return new SessionFile(file, header, clock, false);
     }
@@ -320,7 +319,7 @@ public final class SessionFile {
     private String newId() {
         String id;
         do {
-            id = UUID.randomUUID().toString().substring(0, 8);
+            id = RandomIds.uuid().toString().substring(0, 8);
         } while (byId.containsKey(id));
         return id;
     }
