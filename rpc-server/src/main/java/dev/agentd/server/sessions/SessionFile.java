@@ -143,11 +143,16 @@ public final class SessionFile {
      */
     public synchronized void retract(AgentMessage message) {
         List<SessionEntry> branch = branch();
-        for (int i = branch.size() - 1; i >= 0; i--) {
-            SessionEntry entry = branch.get(i);
-            if (entry instanceof SessionEntry.Message held && held.message().equals(message)) {
-                leafId = entry.parentId();
-                return;
+        // The retracted message is normally the very instance recorded here: find it by identity
+        // before comparing records by value (deep, and slow on first use of each record type).
+        for (boolean byValue : new boolean[] {false, true}) {
+            for (int i = branch.size() - 1; i >= 0; i--) {
+                SessionEntry entry = branch.get(i);
+                if (entry instanceof SessionEntry.Message held
+                        && (held.message() == message || byValue && held.message().equals(message))) {
+                    leafId = entry.parentId();
+                    return;
+                }
             }
         }
     }
