@@ -9,7 +9,6 @@ echo "### Idle RSS (VmRSS 2 s after the first get_state)"
 echo
 echo "| launch | runs | get_state median ms | min | max | ready median | RSS median MB | RSS max MB |"
 echo "|---|---|---|---|---|---|---|---|"
-bench_java dev.agentd.bench.StartupBench --runs "$runs" --rss-after-ms 2000 \
-  --label "bin/agentd (AppCDS archive)" -- "$launcher"
-AGENTD_CDS=off bench_java dev.agentd.bench.StartupBench --runs "$runs" --rss-after-ms 2000 \
-  --label "bin/agentd, AGENTD_CDS=off" -- "$launcher"
+bench_java dev.agentd.bench.StartupBench --runs "$runs" --rss-after-ms 2000 -- \
+  "bin/agentd (AppCDS archive)" - "$launcher" ";;" \
+  "bin/agentd, AGENTD_CDS=off" AGENTD_CDS=off "$launcher"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Startup (SPEC §10: median ≤ 300 ms from spawn to the response to a first get_state): cold
 # starts of the daemon, each in a fresh agent and working directory, with and without the AppCDS
-# archive of bin/agentd. RUNS (default 20) sets the number of measured runs per line.
+# archive of bin/agentd, the variants taking turns. RUNS (default 20) sets the runs per variant.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 ensure_tools
 ensure_archive
@@ -11,13 +11,11 @@ echo "### Startup: spawn → response to the first get_state (ms)"
 echo
 echo "| launch | runs | median | min | max | ready (median) |"
 echo "|---|---|---|---|---|---|"
-bench_java dev.agentd.bench.StartupBench --runs "$runs" --label "bin/agentd (AppCDS archive, C1)" -- "$launcher"
-AGENTD_CDS=off bench_java dev.agentd.bench.StartupBench --runs "$runs" \
-  --label "bin/agentd, AGENTD_CDS=off (no archive)" -- "$launcher"
-AGENTD_JAVA_OPTS=-XX:TieredStopAtLevel=4 bench_java dev.agentd.bench.StartupBench --runs "$runs" \
-  --label "bin/agentd with C2 (AGENTD_JAVA_OPTS=-XX:TieredStopAtLevel=4)" -- "$launcher"
-bench_java dev.agentd.bench.StartupBench --runs "$runs" --label "java -jar agentd.jar (no launcher)" \
-  -- java -jar "$jar"
+bench_java dev.agentd.bench.StartupBench --runs "$runs" -- \
+  "bin/agentd (AppCDS archive, C1)" - "$launcher" ";;" \
+  "bin/agentd, AGENTD_CDS=off (no archive)" AGENTD_CDS=off "$launcher" ";;" \
+  "bin/agentd with C2 (AGENTD_JAVA_OPTS=-XX:TieredStopAtLevel=4)" AGENTD_JAVA_OPTS=-XX:TieredStopAtLevel=4 "$launcher" ";;" \
+  "java -jar agentd.jar (no launcher, no archive)" - java -jar "$jar"
 
 # The whole process (spawn, get_state, EOF, orderly exit), timed from outside.
 input="$scratch/get_state.jsonl"
