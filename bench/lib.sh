@@ -14,11 +14,9 @@ trap 'rm -rf "$scratch"' EXIT
 export AGENTD_DIR="$scratch/agent"
 mkdir -p "$AGENTD_DIR"
 
+# bin/agentd rebuilds the jar when it is missing or older than the sources (output on stderr).
 ensure_jar() {
-  if [ ! -f "$jar" ]; then
-    echo "bench: building $jar ..." >&2
-    (cd "$root" && mvn -q -B -DskipTests -pl rpc-server -am package) >&2
-  fi
+  "$launcher" --version >/dev/null
 }
 
 # The measuring tools are plain Java compiled against agentd.jar (which carries Jackson).
