@@ -42,15 +42,17 @@ archive_ready() {
 }
 
 ensure_archive() {
-  if ! archive_ready; then
-    echo "bench: training the AppCDS archive (first launch of bin/agentd) ..." >&2
-    printf '%s\n' '{"type":"get_state","id":"bench"}' | "$launcher" --no-session >/dev/null 2>&1
-    for _ in $(seq 120); do
-      archive_ready && break
-      sleep 0.5
-    done
-  fi
-  archive_ready || { echo "bench: no archive was created" >&2; exit 1; }
+  archive_ready && return
+  echo "bench: waiting for bin/agentd to train its AppCDS archive ..." >&2
+  local i
+  for i in $(seq 240); do
+    # ensure_jar's launch started the trainer; start one again if it vanished (e.g. killed)
+    [ "$i" -eq 120 ] && printf '%s\n' '{"type":"get_state","id":"bench"}' | "$launcher" --no-session >/dev/null 2>&1
+    sleep 0.5
+    archive_ready && return
+  done
+  echo "bench: no archive was created" >&2
+  exit 1
 }
 
 # Median of the numbers on stdin.
