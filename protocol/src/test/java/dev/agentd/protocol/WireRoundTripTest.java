@@ -337,6 +337,24 @@ class WireRoundTripTest {
     }
 
     @Test
+    void messageUpdatePartialIsTheSameOnEveryWritePath() throws Exception {
+        // The partial is serialized once to UTF-8 and copied; chars, bytes and trees must agree.
+        AgentMessage.Assistant partial = partial("Gr\u00fc\u00dfe \u2028 \ud83d\ude00 \"q\" \\");
+        AgentEvent.MessageUpdate update = new AgentEvent.MessageUpdate(partial,
+                new AssistantMessageEvent("text_delta", 1, "\ud83d\ude00", null, null, partial));
+        String text = MAPPER.writeValueAsString(update);
+        byte[] bytes = MAPPER.writeValueAsBytes(update);
+        // (A UTF-8 generator escapes the emoji's surrogates, a char one does not: compare values.)
+        assertEquals(MAPPER.readTree(text), MAPPER.readTree(bytes));
+        assertEquals(tree(partial), MAPPER.readTree(bytes).at("/assistantMessageEvent/partial"));
+        assertEquals(tree(partial), MAPPER.readTree(bytes).get("message"));
+        java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+        new dev.agentd.protocol.jsonl.JsonlWriter(line, MAPPER).write(update);
+        assertEquals(new String(bytes, java.nio.charset.StandardCharsets.UTF_8) + "\n",
+                line.toString(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    @Test
     void messageUpdateWithDistinctMessageAndPartial() throws Exception {
         AgentMessage.Assistant message = partial("one");
         AgentMessage.Assistant other = partial("two");

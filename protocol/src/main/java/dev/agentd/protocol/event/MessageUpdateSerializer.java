@@ -8,8 +8,9 @@ import java.io.IOException;
 
 /**
  * Writes a {@code message_update}. In full update mode pi repeats the partial message twice
- * ({@code message} and {@code assistantMessageEvent.partial}); the partial is serialized once here
- * and its text written into both places, so a reply costs one serialization per delta, not two.
+ * ({@code message} and {@code assistantMessageEvent.partial}); the partial is serialized once here,
+ * to UTF-8, and those bytes are copied into both places, so a reply costs one serialization per
+ * delta, not two (and no second encoding).
  */
 final class MessageUpdateSerializer extends StdSerializer<AgentEvent.MessageUpdate> {
     MessageUpdateSerializer() {
@@ -19,7 +20,8 @@ final class MessageUpdateSerializer extends StdSerializer<AgentEvent.MessageUpda
     @Override
     public void serialize(AgentEvent.MessageUpdate update, JsonGenerator gen, SerializerProvider provider)
             throws IOException {
-        String partialJson = update.message() == null ? null : Json.mapper().writeValueAsString(update.message());
+        RawJson partialJson = update.message() == null ? null
+                : new RawJson(Json.mapper().writeValueAsBytes(update.message()));
         AssistantMessageEvent event = update.assistantMessageEvent();
         gen.writeStartObject();
         gen.writeStringField("type", update.type());

@@ -17,6 +17,14 @@ public final class WireTypes {
         }
     };
 
+    /** Each family's table, built once: the scan (permitted subclasses, annotations) costs ms at startup. */
+    private static final ClassValue<Map<String, Class<?>>> REGISTRIES = new ClassValue<>() {
+        @Override
+        protected Map<String, Class<?>> computeValue(Class<?> family) {
+            return scan(family);
+        }
+    };
+
     private WireTypes() {}
 
     /** The wire name of a record class. */
@@ -28,8 +36,13 @@ public final class WireTypes {
      * Name-to-class table for every annotated record permitted by a sealed interface (records
      * without the annotation, such as the "unknown" catch-alls, are left out).
      */
+    @SuppressWarnings("unchecked")
     public static <T> Map<String, Class<? extends T>> registry(Class<T> family) {
-        Map<String, Class<? extends T>> table = new LinkedHashMap<>();
+        return (Map<String, Class<? extends T>>) (Map<String, ?>) REGISTRIES.get(family);
+    }
+
+    private static Map<String, Class<?>> scan(Class<?> family) {
+        Map<String, Class<?>> table = new LinkedHashMap<>();
         for (Class<?> sub : family.getPermittedSubclasses()) {
             WireType wire = sub.getAnnotation(WireType.class);
             if (wire == null) {

@@ -90,6 +90,7 @@ public final class Daemon {
         AuthStore auth = AuthStore.load(dirs.authFile(), secrets, scheduler);
         ModelsConfig modelsConfig = ModelsConfig.load(dirs.modelsFile());
         modelsConfig.apiKeySpecs().forEach(auth::setModelsJsonKey);
+        StartupTrace.mark("config");
 
         FauxScript script = new FauxScript();
         if (options.fauxScript() != null) {
@@ -113,6 +114,7 @@ public final class Daemon {
                 () -> ProviderTimeouts.from(settings.current())));
         all.add(faux);
         ProviderRegistry providers = new ProviderRegistry(all);
+        StartupTrace.mark("models");
         ToolRegistry tools;
         try {
             tools = new ToolRegistry(Tools.create(cwd, options.tools() != null ? options.tools() : Tools.DEFAULT));
@@ -126,6 +128,7 @@ public final class Daemon {
         SessionContext context = new SessionContext(models, providers, auth, settings, scheduler, tools,
                 systemPrompt::build, cwd, sessionPaths);
         SessionFile sessionFile = openSession(options, sessionPaths, cwd, scheduler);
+        StartupTrace.mark("tools+session-file");
 
         ModelRegistry.Selection selection = chooseModel(options, models, providers, auth, settings.current());
         options.apiKeyValue().ifPresent(key -> auth.setCliKey(selection.model().provider(), key));
@@ -139,6 +142,7 @@ public final class Daemon {
         Daemon[] self = new Daemon[1];
         RpcOutput output = new RpcOutput(new JsonlWriter(out, Json.mapper()), () -> self[0].shutdown());
         CommandRouter router = new CommandRouter(session, script);
+        StartupTrace.mark("session+router");
         self[0] = new Daemon(options, in, scheduler, session, output, router);
         return self[0];
     }
@@ -149,12 +153,14 @@ public final class Daemon {
         ProtocolMode mode = protocolMode();
         session.subscribe(mode::emit);
         mode.emit(new AgentEvent.Ready(Version.current(), options.mode(), session.models().current()));
+        StartupTrace.mark("ready");
         Thread reader = new Thread(() -> {
             mode.serve();
             shutdown();
         }, "agentd-stdin");
         reader.setDaemon(true);
         reader.start();
+        StartupTrace.report();
         try {
             stopped.await();
         } catch (InterruptedException e) {

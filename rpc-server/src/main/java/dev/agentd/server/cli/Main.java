@@ -15,6 +15,7 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
+        StartupTrace.mark("main");
         OutputStream protocolOut = new FileOutputStream(FileDescriptor.out);
         System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
         CliOptions options;

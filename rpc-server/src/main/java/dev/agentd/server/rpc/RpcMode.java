@@ -8,9 +8,6 @@ import dev.agentd.protocol.jsonl.JsonlReader;
 import dev.agentd.protocol.response.Response;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,9 +19,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class RpcMode implements ProtocolMode {
     private static final Logger LOG = LoggerFactory.getLogger(RpcMode.class);
-    /** Where to look for an {@code "id"} in a line that is not valid JSON. */
-    private static final Pattern ID = Pattern.compile("\"id\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
-    private static final int ID_SCAN_LIMIT = 64 * 1024;
 
     private final InputStream in;
     private final RpcOutput out;
@@ -73,7 +67,8 @@ public final class RpcMode implements ProtocolMode {
         try {
             node = Json.mapper().readTree(bytes);
         } catch (IOException e) {
-            out.write(Response.failure(recoverId(bytes), "parse", "Failed to parse command: " + firstLine(e)));
+            out.write(Response.failure(IdRecovery.recover(bytes), "parse", "Failed to parse command: "
+                    + firstLine(e)));
             return;
         }
         CommandCodec.Result result = CommandCodec.decode(node);
@@ -82,12 +77,6 @@ public final class RpcMode implements ProtocolMode {
         } else if (result instanceof CommandCodec.Decoded decoded) {
             router.dispatch(decoded.id(), decoded.command(), out::write);
         }
-    }
-
-    private static String recoverId(byte[] bytes) {
-        String head = new String(bytes, 0, Math.min(bytes.length, ID_SCAN_LIMIT), StandardCharsets.UTF_8);
-        Matcher matcher = ID.matcher(head);
-        return matcher.find() ? matcher.group(1) : null;
     }
 
     private static String firstLine(IOException e) {

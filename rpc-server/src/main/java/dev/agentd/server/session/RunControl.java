@@ -101,15 +101,17 @@ final class RunControl {
     }
 
     /**
-     * Announces retry attempt {@code attempt} ({@code beforeSleep} runs right after the announcement,
-     * e.g. to drop the failed reply), sleeps {@code delayMs} on the scheduler, then runs
-     * {@code onWake}. An abort that raced the decision ends the chain at once instead.
+     * Runs {@code beforeSleep} (e.g. dropping the failed reply), announces retry attempt
+     * {@code attempt}, sleeps {@code delayMs} on the scheduler, then runs {@code onWake}. The sleep
+     * starts right after the announcement, so it ends {@code delayMs} after the client saw
+     * {@code auto_retry_start} (SPEC §10) however long the preparation took. An abort that raced
+     * the decision ends the chain at once instead.
      */
     void scheduleRetry(int attempt, int maxAttempts, long delayMs, String errorMessage, CancellationToken runToken,
             Runnable beforeSleep, Runnable onWake) {
         synchronized (lock) {
-            chain.start(attempt, maxAttempts, delayMs, errorMessage);
             beforeSleep.run();
+            chain.start(attempt, maxAttempts, delayMs, errorMessage);
             if (runToken.isCancelled()) {
                 chain.cancel();
                 goIdle();

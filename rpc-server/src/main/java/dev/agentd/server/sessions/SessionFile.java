@@ -19,7 +19,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,7 +65,7 @@ public final class SessionFile {
 
     /** A new session; {@code file} null keeps it in memory. Nothing is written yet. */
     public static SessionFile create(Path file, String cwd, String parentSession, LongSupplier clock) {
-        SessionHeader header = new SessionHeader(SessionHeader.VERSION, UUID.randomUUID().toString(),
+        SessionHeader header = new SessionHeader(SessionHeader.VERSION, RandomIds.uuid().toString(),
                 iso(clock.getAsLong()), cwd, parentSession);
         return new SessionFile(file, header, clock, false);
     }
@@ -144,11 +143,16 @@ public final class SessionFile {
      */
     public synchronized void retract(AgentMessage message) {
         List<SessionEntry> branch = branch();
-        for (int i = branch.size() - 1; i >= 0; i--) {
-            SessionEntry entry = branch.get(i);
-            if (entry instanceof SessionEntry.Message held && held.message().equals(message)) {
-                leafId = entry.parentId();
-                return;
+        // The retracted message is normally the very instance recorded here: find it by identity
+        // before comparing records by value (deep, and slow on first use of each record type).
+        for (boolean byValue : new boolean[] {false, true}) {
+            for (int i = branch.size() - 1; i >= 0; i--) {
+                SessionEntry entry = branch.get(i);
+                if (entry instanceof SessionEntry.Message held
+                        && (held.message() == message || byValue && held.message().equals(message))) {
+                    leafId = entry.parentId();
+                    return;
+                }
             }
         }
     }
@@ -320,7 +324,7 @@ public final class SessionFile {
     private String newId() {
         String id;
         do {
-            id = UUID.randomUUID().toString().substring(0, 8);
+            id = RandomIds.uuid().toString().substring(0, 8);
         } while (byId.containsKey(id));
         return id;
     }

@@ -7,7 +7,6 @@ import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.stream.Stream;
 
 /**
@@ -42,7 +41,7 @@ public record SessionPaths(Path sessionsRoot, boolean perWorkingDirectory) {
     /** A fresh file name in the directory of {@code cwd}. */
     public Path newFile(Path cwd, long epochMillis) {
         String stamp = Instant.ofEpochMilli(epochMillis).toString().replace(':', '-').replace('.', '-');
-        return directoryFor(cwd).resolve(stamp + "_" + UUID.randomUUID() + ".jsonl");
+        return directoryFor(cwd).resolve(stamp + "_" + RandomIds.uuid() + ".jsonl");
     }
 
     /** The most recently modified session of {@code cwd}, if any. */

@@ -40,11 +40,15 @@ public final class SystemPrompt {
     private final List<ToolDefinition> tools;
     private final Clock clock;
 
+    /** Dates the prompt by the system clock in the default time zone, looked up at the first build. */
     public SystemPrompt(Path cwd, List<ToolDefinition> tools) {
-        this(cwd, tools, Clock.systemDefaultZone());
+        this(cwd, tools, null);
     }
 
-    /** @param clock gives the date written into the prompt */
+    /**
+     * @param clock gives the date written into the prompt; null for the system clock in the default
+     *     zone, resolved when first needed: time zone data is not loaded on the path to ready
+     */
     public SystemPrompt(Path cwd, List<ToolDefinition> tools, Clock clock) {
         this.cwd = cwd.toAbsolutePath().normalize();
         this.tools = List.copyOf(tools);
@@ -70,7 +74,8 @@ public final class SystemPrompt {
         for (String rule : rules()) {
             out.append("- ").append(rule).append('\n');
         }
-        out.append("\nCurrent date: ").append(LocalDate.now(clock)).append('\n');
+        out.append("\nCurrent date: ").append(LocalDate.now(clock != null ? clock : Clock.systemDefaultZone()))
+                .append('\n');
         out.append("Current working directory: ").append(cwd).append('\n');
         String context = projectContext();
         if (context != null) {

@@ -126,6 +126,19 @@ public final class DaemonProcess implements AutoCloseable {
         stdin.flush();
     }
 
+    /** Writes raw bytes as one line (a newline is appended): invalid UTF-8 and NULs included. */
+    public void sendRaw(byte[] line) throws IOException {
+        stdin.write(line);
+        stdin.write('\n');
+        stdin.flush();
+    }
+
+    /** Writes bytes as they are: part of a line, or a block of LF-terminated lines in one write. */
+    public void sendPart(byte[] bytes) throws IOException {
+        stdin.write(bytes);
+        stdin.flush();
+    }
+
     public void send(JsonNode command) throws IOException {
         send(Json.mapper().writeValueAsString(command));
     }

@@ -80,6 +80,8 @@ class AgentRunTest {
             String streamed = updates.stream().map(u -> u.assistantMessageEvent().delta()).filter(d -> d != null)
                     .reduce("", String::concat);
             assertEquals("Hello there, friend", streamed);
+            assertTrue(updates.stream().allMatch(u -> u.message() == null && u.assistantMessageEvent().partial() == null),
+                    "delta mode (the harness default) builds no partial snapshots");
             AgentEvent.AgentEnd end = harness.events(AgentEvent.AgentEnd.class).get(0);
             assertEquals(2, end.messages().size());
             assertEquals(Boolean.FALSE, end.willRetry());

@@ -75,6 +75,26 @@ class RetryLifecycleTest {
     }
 
     @Test
+    void theFailedReplyHasLeftTheContextWhenAutoRetryStartIsSeenAndTheSleepFollowsAtOnce() {
+        harness.enqueue(overloaded(), FauxStep.text("ok"));
+        List<Integer> messagesAtAnnouncement = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<List<Long>> timersAtAnnouncement = new java.util.concurrent.CopyOnWriteArrayList<>();
+        harness.session.subscribe(event -> {
+            if (event instanceof AgentEvent.AutoRetryStart) {
+                messagesAtAnnouncement.add(harness.session.messages().size());
+                timersAtAnnouncement.add(harness.scheduler.pendingDelays());
+            }
+        });
+        CompletableFuture<Void> done = harness.session.prompt("hi");
+        awaitRetrySleep(2000);
+        // Only the user message is left; the announcement is the last step before the sleep.
+        assertEquals(List.of(1), messagesAtAnnouncement);
+        assertEquals(List.of(List.of()), timersAtAnnouncement);
+        harness.scheduler.advance(2000);
+        await().until(done::isDone);
+    }
+
+    @Test
     void successEndIsEmittedRightAfterTheFirstSuccessfulMessageEnd() {
         harness.enqueue(overloaded(), FauxStep.text("ok"));
         CompletableFuture<Void> done = harness.session.prompt("hi");
