@@ -22,6 +22,7 @@ import dev.agentd.server.config.ModelsConfig;
 import dev.agentd.server.config.Settings;
 import dev.agentd.server.config.SettingsStore;
 import dev.agentd.server.rpc.CommandRouter;
+import dev.agentd.server.rpc.JsonRpcMode;
 import dev.agentd.server.rpc.ProtocolMode;
 import dev.agentd.server.rpc.RpcMode;
 import dev.agentd.server.rpc.RpcOutput;
@@ -172,7 +173,7 @@ public final class Daemon {
     /** The dialect chosen with {@code --mode}. */
     private ProtocolMode protocolMode() {
         if (options.mode().equals("jsonrpc")) {
-            return new dev.agentd.server.rpc.JsonRpcMode(in, output, router, JsonlReader.DEFAULT_MAX_LINE_BYTES);
+            return new JsonRpcMode(in, output, router, JsonlReader.DEFAULT_MAX_LINE_BYTES);
         }
         return new RpcMode(in, output, router, JsonlReader.DEFAULT_MAX_LINE_BYTES);
     }

@@ -7,8 +7,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Entry point. Before anything else, takes stdout for the protocol and points {@code System.out}
- * at stderr, so a stray print anywhere (ours or a library's) can never corrupt the record stream.
+ * Entry point. Before anything else, takes stdout for the protocol and points the JVM's standard
+ * output stream at stderr, so a stray print anywhere (ours or a library's) can never corrupt the
+ * record stream.
  * Exit codes (SPEC §2): 0 after an orderly shutdown, 2 on bad arguments, 1 on a startup failure.
  */
 public final class Main {
