@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.json.Json;
+import dev.agentd.protocol.json.JsonKinds;
 import dev.agentd.protocol.json.WireTypes;
 import java.lang.reflect.RecordComponent;
 import java.util.Arrays;
@@ -55,20 +56,21 @@ public final class CommandCodec {
     public static Result decode(JsonNode node) {
         if (!(node instanceof ObjectNode object)) {
             return new Rejected(null, "parse", "Failed to parse command: expected a JSON object, got "
-                    + describe(node));
+                    + JsonKinds.describe(node));
         }
         JsonNode idNode = object.get("id");
         String id = idNode != null && idNode.isTextual() ? idNode.textValue() : null;
         JsonNode typeNode = object.get("type");
         String type = typeNode != null && typeNode.isTextual() ? typeNode.textValue() : null;
         if (idNode != null && !idNode.isNull() && !idNode.isTextual()) {
-            return new Rejected(null, type, "Invalid field 'id': expected a string, got " + describe(idNode));
+            return new Rejected(null, type, "Invalid field 'id': expected a string, got " + JsonKinds.describe(idNode));
         }
         if (typeNode == null || typeNode.isNull()) {
             return new Rejected(id, null, "Missing required field 'type'");
         }
         if (type == null) {
-            return new Rejected(id, null, "Invalid field 'type': expected a string, got " + describe(typeNode));
+            return new Rejected(id, null,
+                    "Invalid field 'type': expected a string, got " + JsonKinds.describe(typeNode));
         }
         return decode(id, type, object);
     }
@@ -180,21 +182,6 @@ public final class CommandCodec {
 
     private static String describeValue(Object value) {
         return value instanceof String text ? "'" + text + "'" : String.valueOf(value);
-    }
-
-    private static String describe(JsonNode node) {
-        if (node == null || node.isMissingNode()) {
-            return "nothing";
-        }
-        return switch (node.getNodeType()) {
-            case ARRAY -> "an array";
-            case BOOLEAN -> "a boolean";
-            case NULL -> "null";
-            case NUMBER -> "a number";
-            case OBJECT -> "an object";
-            case STRING -> "a string";
-            default -> node.getNodeType().name().toLowerCase();
-        };
     }
 
     private static String firstLine(String text) {

@@ -38,7 +38,8 @@ final class FamilyDeserializer<T> extends StdDeserializer<T> {
                 ? WireTypes.registry(family).get(name.textValue()) : null;
         if (type == null) {
             if (unknown == null) {
-                return ctxt.reportInputMismatch(this, "unknown %s '%s'", discriminator, name == null ? null : name.asText());
+                return ctxt.reportInputMismatch(this, "unknown %s '%s'", discriminator,
+                        name == null ? null : name.asText());
             }
             return unknown.apply(object);
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.json.Json;
+import dev.agentd.protocol.json.JsonKinds;
 
 /**
  * Checks one JSON-RPC 2.0 request object (SPEC §3.7) before anything is dispatched. agentd does
@@ -36,11 +37,12 @@ public final class JsonRpcEnvelope {
 
     public static Result check(JsonNode node) {
         if (!(node instanceof ObjectNode request)) {
-            return invalid(NullNode.getInstance(), "expected a JSON object, got " + describe(node));
+            return invalid(NullNode.getInstance(), "expected a JSON object, got " + JsonKinds.describe(node));
         }
         JsonNode id = request.get("id");
         if (id != null && !(id.isTextual() || id.isNumber() || id.isNull())) {
-            return invalid(NullNode.getInstance(), "'id' must be a string, a number or null, got " + describe(id));
+            return invalid(NullNode.getInstance(),
+                    "'id' must be a string, a number or null, got " + JsonKinds.describe(id));
         }
         JsonNode answerTo = id != null ? id : NullNode.getInstance();
         JsonNode version = request.get("jsonrpc");
@@ -55,7 +57,7 @@ public final class JsonRpcEnvelope {
             return invalid(answerTo, "'method' is missing");
         }
         if (!method.isTextual()) {
-            return invalid(answerTo, "'method' must be a string, got " + describe(method));
+            return invalid(answerTo, "'method' must be a string, got " + JsonKinds.describe(method));
         }
         JsonNode params = request.get("params");
         if (params == null) {
@@ -67,24 +69,12 @@ public final class JsonRpcEnvelope {
                     + "not supported; pass the command's fields as an object"));
         }
         if (!(params instanceof ObjectNode fields)) {
-            return invalid(answerTo, "'params' must be an object, got " + describe(params));
+            return invalid(answerTo, "'params' must be an object, got " + JsonKinds.describe(params));
         }
         return new Call(id, method.textValue(), fields);
     }
 
     private static Rejected invalid(JsonNode id, String detail) {
         return new Rejected(id, JsonRpcError.invalidRequest(detail));
-    }
-
-    private static String describe(JsonNode node) {
-        return switch (node.getNodeType()) {
-            case ARRAY -> "an array";
-            case BOOLEAN -> "a boolean";
-            case NULL -> "null";
-            case NUMBER -> "a number";
-            case OBJECT -> "an object";
-            case STRING -> "a string";
-            default -> node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
-        };
     }
 }

@@ -1,12 +1,10 @@
 package dev.agentd.server.rpc;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.json.Json;
-import dev.agentd.protocol.jsonl.JsonlReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.function.Consumer;
@@ -47,25 +45,18 @@ public final class JsonRpcMode implements ProtocolMode {
     /** Serves until stdin ends. */
     @Override
     public void serve() {
-        JsonlReader reader = new JsonlReader(in, maxLineBytes);
-        while (true) {
-            JsonlReader.Line line;
-            try {
-                line = reader.next();
-            } catch (IOException e) {
-                LOG.warn("stdin failed: {}", e.getMessage());
-                return;
+        CommandLines.read(in, maxLineBytes, new CommandLines.Handler() {
+            @Override
+            public void tooLong(long length, int limit) {
+                out.write(JsonRpcReply.error(NullNode.getInstance(), JsonRpcError.parseError("line of " + length
+                        + " bytes exceeds the limit of " + limit + " bytes")));
             }
-            if (line == null) {
-                return;
+
+            @Override
+            public void line(byte[] bytes) {
+                handle(bytes);
             }
-            if (line instanceof JsonlReader.Line.TooLong tooLong) {
-                out.write(JsonRpcReply.error(NullNode.getInstance(), JsonRpcError.parseError("line of "
-                        + tooLong.length() + " bytes exceeds the limit of " + maxLineBytes + " bytes")));
-            } else if (line instanceof JsonlReader.Line.Text text) {
-                handle(text.bytes());
-            }
-        }
+        });
     }
 
     /** One line: a request or notification, or a batch of them. */
@@ -74,7 +65,8 @@ public final class JsonRpcMode implements ProtocolMode {
         try {
             node = Json.mapper().readTree(bytes);
         } catch (IOException e) {
-            out.write(JsonRpcReply.error(NullNode.getInstance(), JsonRpcError.parseError(firstLine(e))));
+            out.write(JsonRpcReply.error(NullNode.getInstance(),
+                    JsonRpcError.parseError(CommandLines.parseProblem(e))));
             return;
         }
         if (!(node instanceof ArrayNode batch)) {
@@ -105,14 +97,5 @@ public final class JsonRpcMode implements ProtocolMode {
             Consumer<JsonRpcReply> reply = call.notification() ? null : replyTo.get();
             dispatcher.dispatch(new JsonRpcExchange(call, reply, out::write));
         }
-    }
-
-    private static String firstLine(IOException e) {
-        String message = e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.getMessage();
-        if (message == null) {
-            return "invalid JSON";
-        }
-        int newline = message.indexOf('\n');
-        return newline < 0 ? message : message.substring(0, newline);
     }
 }

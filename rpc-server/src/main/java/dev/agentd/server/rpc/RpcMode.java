@@ -4,12 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.command.CommandCodec;
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.json.Json;
-import dev.agentd.protocol.jsonl.JsonlReader;
 import dev.agentd.protocol.response.Response;
 import java.io.IOException;
 import java.io.InputStream;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The pi-compatible JSONL mode (SPEC §3): reads one command per line from stdin, in order, on the
@@ -18,7 +15,6 @@ import org.slf4j.LoggerFactory;
  * input gets a response and the loop goes on; only end of input stops it.
  */
 public final class RpcMode implements ProtocolMode {
-    private static final Logger LOG = LoggerFactory.getLogger(RpcMode.class);
 
     private final InputStream in;
     private final RpcOutput out;
@@ -41,25 +37,18 @@ public final class RpcMode implements ProtocolMode {
     /** Serves until stdin ends. */
     @Override
     public void serve() {
-        JsonlReader reader = new JsonlReader(in, maxLineBytes);
-        while (true) {
-            JsonlReader.Line line;
-            try {
-                line = reader.next();
-            } catch (IOException e) {
-                LOG.warn("stdin failed: {}", e.getMessage());
-                return;
+        CommandLines.read(in, maxLineBytes, new CommandLines.Handler() {
+            @Override
+            public void tooLong(long length, int limit) {
+                out.write(Response.failure(null, "parse", "Failed to parse command: line of " + length
+                        + " bytes exceeds the limit of " + limit + " bytes"));
             }
-            if (line == null) {
-                return;
+
+            @Override
+            public void line(byte[] bytes) {
+                handle(bytes);
             }
-            if (line instanceof JsonlReader.Line.TooLong tooLong) {
-                out.write(Response.failure(null, "parse", "Failed to parse command: line of " + tooLong.length()
-                        + " bytes exceeds the limit of " + maxLineBytes + " bytes"));
-            } else if (line instanceof JsonlReader.Line.Text text) {
-                handle(text.bytes());
-            }
-        }
+        });
     }
 
     private void handle(byte[] bytes) {
@@ -68,7 +57,7 @@ public final class RpcMode implements ProtocolMode {
             node = Json.mapper().readTree(bytes);
         } catch (IOException e) {
             out.write(Response.failure(IdRecovery.recover(bytes), "parse", "Failed to parse command: "
-                    + firstLine(e)));
+                    + CommandLines.parseProblem(e)));
             return;
         }
         CommandCodec.Result result = CommandCodec.decode(node);
@@ -77,15 +66,5 @@ public final class RpcMode implements ProtocolMode {
         } else if (result instanceof CommandCodec.Decoded decoded) {
             router.dispatch(decoded.id(), decoded.command(), out::write);
         }
-    }
-
-    private static String firstLine(IOException e) {
-        String message = e instanceof com.fasterxml.jackson.core.JsonProcessingException json
-                ? json.getOriginalMessage() : e.getMessage();
-        if (message == null) {
-            return "invalid JSON";
-        }
-        int newline = message.indexOf('\n');
-        return newline < 0 ? message : message.substring(0, newline);
     }
 }
