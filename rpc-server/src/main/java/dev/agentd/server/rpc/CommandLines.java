@@ -1,28 +1,36 @@
 package dev.agentd.server.rpc;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.jsonl.JsonlReader;
 import java.io.IOException;
 import java.io.InputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Reads stdin as JSONL until it ends, handing each line to a dialect; shared by both dialects. */
+/**
+ * Reads stdin as JSONL until it ends and parses each line once; shared by both dialects, which
+ * only decide what a parsed line means and how a broken one is answered.
+ */
 final class CommandLines {
     private static final Logger LOG = LoggerFactory.getLogger(CommandLines.class);
 
     /** What a dialect does with a line. */
     interface Handler {
-        /** A line over the limit was skipped without being buffered. */
-        void tooLong(long length, int limit);
+        /**
+         * A line that is not JSON, or one over the limit (skipped without being buffered, so
+         * {@code bytes} is null); {@code problem} says which.
+         */
+        void invalid(String problem, byte[] bytes);
 
-        void line(byte[] bytes);
+        void json(JsonNode node);
     }
 
     private CommandLines() {}
 
     /** The first line of a JSON parse failure, for the error a client sees. */
-    static String parseProblem(IOException e) {
+    private static String parseProblem(IOException e) {
         String message = e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.getMessage();
         if (message == null) {
             return "invalid JSON";
@@ -46,9 +54,17 @@ final class CommandLines {
                 return;
             }
             if (line instanceof JsonlReader.Line.TooLong tooLong) {
-                handler.tooLong(tooLong.length(), maxLineBytes);
+                handler.invalid("line of " + tooLong.length() + " bytes exceeds the limit of " + maxLineBytes
+                        + " bytes", null);
             } else if (line instanceof JsonlReader.Line.Text text) {
-                handler.line(text.bytes());
+                JsonNode node;
+                try {
+                    node = Json.mapper().readTree(text.bytes());
+                } catch (IOException e) {
+                    handler.invalid(parseProblem(e), text.bytes());
+                    continue;
+                }
+                handler.json(node);
             }
         }
     }

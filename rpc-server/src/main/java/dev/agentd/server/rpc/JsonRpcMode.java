@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.agentd.protocol.event.AgentEvent;
-import dev.agentd.protocol.json.Json;
-import java.io.IOException;
 import java.io.InputStream;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -47,28 +45,19 @@ public final class JsonRpcMode implements ProtocolMode {
     public void serve() {
         CommandLines.read(in, maxLineBytes, new CommandLines.Handler() {
             @Override
-            public void tooLong(long length, int limit) {
-                out.write(JsonRpcReply.error(NullNode.getInstance(), JsonRpcError.parseError("line of " + length
-                        + " bytes exceeds the limit of " + limit + " bytes")));
+            public void invalid(String problem, byte[] bytes) {
+                out.write(JsonRpcReply.error(NullNode.getInstance(), JsonRpcError.parseError(problem)));
             }
 
             @Override
-            public void line(byte[] bytes) {
-                handle(bytes);
+            public void json(JsonNode node) {
+                handleLine(node);
             }
         });
     }
 
     /** One line: a request or notification, or a batch of them. */
-    private void handle(byte[] bytes) {
-        JsonNode node;
-        try {
-            node = Json.mapper().readTree(bytes);
-        } catch (IOException e) {
-            out.write(JsonRpcReply.error(NullNode.getInstance(),
-                    JsonRpcError.parseError(CommandLines.parseProblem(e))));
-            return;
-        }
+    private void handleLine(JsonNode node) {
         if (!(node instanceof ArrayNode batch)) {
             handle(node, () -> out::write);
             return;

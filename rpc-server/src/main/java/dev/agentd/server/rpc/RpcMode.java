@@ -3,9 +3,7 @@ package dev.agentd.server.rpc;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.command.CommandCodec;
 import dev.agentd.protocol.event.AgentEvent;
-import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.response.Response;
-import java.io.IOException;
 import java.io.InputStream;
 
 /**
@@ -39,27 +37,19 @@ public final class RpcMode implements ProtocolMode {
     public void serve() {
         CommandLines.read(in, maxLineBytes, new CommandLines.Handler() {
             @Override
-            public void tooLong(long length, int limit) {
-                out.write(Response.failure(null, "parse", "Failed to parse command: line of " + length
-                        + " bytes exceeds the limit of " + limit + " bytes"));
+            public void invalid(String problem, byte[] bytes) {
+                out.write(Response.failure(bytes == null ? null : IdRecovery.recover(bytes), "parse",
+                        "Failed to parse command: " + problem));
             }
 
             @Override
-            public void line(byte[] bytes) {
-                handle(bytes);
+            public void json(JsonNode node) {
+                handle(node);
             }
         });
     }
 
-    private void handle(byte[] bytes) {
-        JsonNode node;
-        try {
-            node = Json.mapper().readTree(bytes);
-        } catch (IOException e) {
-            out.write(Response.failure(IdRecovery.recover(bytes), "parse", "Failed to parse command: "
-                    + CommandLines.parseProblem(e)));
-            return;
-        }
+    private void handle(JsonNode node) {
         CommandCodec.Result result = CommandCodec.decode(node);
         if (result instanceof CommandCodec.Rejected rejected) {
             out.write(Response.failure(rejected.id(), rejected.command(), rejected.error()));
