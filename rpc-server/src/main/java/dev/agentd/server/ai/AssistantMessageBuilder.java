@@ -40,10 +40,6 @@ public final class AssistantMessageBuilder {
         }
     }
 
-    public boolean started() {
-        return started;
-    }
-
     public int startText() {
         return open(new Block(Kind.TEXT), "text_start");
     }

@@ -237,11 +237,6 @@ public final class AgentSession implements AutoCloseable {
         return control.abort();
     }
 
-    /** Completes when the session is next idle (at once if it is). */
-    public CompletableFuture<Void> whenIdle() {
-        return control.whenIdle();
-    }
-
     // --- the RPC bash command -----------------------------------------------------------------
 
     /** {@code bash}: runs now, even while streaming; its output enters the next prompt's context. */

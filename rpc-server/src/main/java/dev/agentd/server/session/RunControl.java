@@ -171,12 +171,6 @@ final class RunControl {
         return end;
     }
 
-    CompletableFuture<Void> whenIdle() {
-        synchronized (lock) {
-            return idle;
-        }
-    }
-
     /** Forgets the chain without an event (a new or switched session). */
     void resetChain() {
         synchronized (lock) {

@@ -49,6 +49,7 @@ public final class SessionFile {
     private final List<SessionEntry> entries = new ArrayList<>();
     private final Map<String, SessionEntry> byId = new HashMap<>();
     private String leafId;
+    private String name;
     private boolean onDisk;
     private enum Tail { CLEAN, ADD_NEWLINE, TRUNCATE }
 
@@ -174,6 +175,9 @@ public final class SessionFile {
 
     private void add(SessionEntry entry) {
         entries.add(entry);
+        if (entry instanceof SessionEntry.SessionInfo info) {
+            name = info.name(); // kept, not searched: get_state asks for it on every call
+        }
         if (entry.id() != null) {
             byId.put(entry.id(), entry);
         }
@@ -287,12 +291,7 @@ public final class SessionFile {
 
     /** The session's name: the latest session_info entry anywhere in the file. */
     public synchronized Optional<String> name() {
-        for (int i = entries.size() - 1; i >= 0; i--) {
-            if (entries.get(i) instanceof SessionEntry.SessionInfo info) {
-                return Optional.ofNullable(info.name());
-            }
-        }
-        return Optional.empty();
+        return Optional.ofNullable(name);
     }
 
     /**

@@ -16,19 +16,11 @@ public final class ToolRegistry {
         }
     }
 
-    public static ToolRegistry empty() {
-        return new ToolRegistry(List.of());
-    }
-
     public Optional<Tool> find(String name) {
         return Optional.ofNullable(tools.get(name));
     }
 
     public List<ToolDefinition> definitions() {
         return tools.values().stream().map(Tool::definition).toList();
-    }
-
-    public List<String> names() {
-        return List.copyOf(tools.keySet());
     }
 }
