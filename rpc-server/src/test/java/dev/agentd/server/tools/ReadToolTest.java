@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.agentd.protocol.message.ContentBlock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Base64;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -153,6 +155,34 @@ class ReadToolTest {
         } finally {
             Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
         }
+    }
+
+    /**
+     * Root bypasses permission bits on ordinary files, but not the kernel's write-only sysfs files:
+     * reading one is refused with EACCES even for root, so the case is covered on CI machines too.
+     */
+    @Test
+    void aKernelRefusedReadIsReportedAsPermissionDenied() throws Exception {
+        Path writeOnly = writeOnlySysfsFile();
+        assumeTrue(writeOnly != null, "no write-only sysfs file on this machine");
+        ToolResult result = call(read, "{\"path\":\"" + writeOnly + "\"}");
+        assertTrue(result.isError());
+        assertEquals("Permission denied: " + writeOnly, text(result));
+    }
+
+    private static Path writeOnlySysfsFile() {
+        for (String candidate : List.of("/sys/bus/pci/rescan", "/sys/bus/nd/drivers_probe",
+                "/sys/class/zram-control/hot_remove")) {
+            Path path = Path.of(candidate);
+            try (var in = Files.newInputStream(path)) {
+                in.read();
+            } catch (java.nio.file.AccessDeniedException e) {
+                return path;
+            } catch (java.io.IOException e) {
+                // absent or refused differently: try the next one
+            }
+        }
+        return null;
     }
 
     @Test

@@ -5,6 +5,7 @@ import static dev.agentd.server.tools.ToolCalls.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +31,15 @@ class WriteToolTest {
         assertFalse(result.isError());
         assertEquals("Successfully wrote 6 bytes to a/b/c.txt", text(result));
         assertEquals("h\u00e9llo", Files.readString(cwd.resolve("a/b/c.txt")));
+    }
+
+    /** sysfs refuses to create files even for root, so this case is observable on CI machines. */
+    @Test
+    void aRefusedWriteIsReportedAsPermissionDenied() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/sys/kernel")), "needs Linux sysfs");
+        ToolResult result = call(write, "{\"path\":\"/sys/agentd-write-test\",\"content\":\"x\"}");
+        assertTrue(result.isError());
+        assertEquals("Permission denied: /sys/agentd-write-test", text(result));
     }
 
     @Test
