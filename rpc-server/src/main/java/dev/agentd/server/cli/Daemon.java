@@ -11,7 +11,6 @@ import dev.agentd.server.ai.ModelRegistry;
 import dev.agentd.server.ai.Provider;
 import dev.agentd.server.ai.catalog.BuiltinModels;
 import dev.agentd.server.ai.http.HttpProviders;
-import dev.agentd.server.ai.http.ProviderTimeouts;
 import dev.agentd.server.ai.ProviderRegistry;
 import dev.agentd.server.ai.faux.FauxModels;
 import dev.agentd.server.ai.faux.FauxProvider;
@@ -112,7 +111,7 @@ public final class Daemon {
         catalog.addAll(FauxModels.ALL);
         ModelRegistry models = new ModelRegistry(catalog, modelsConfig.headers(secrets::resolve));
         List<Provider> all = new ArrayList<>(HttpProviders.create(scheduler,
-                () -> ProviderTimeouts.from(settings.current())));
+                () -> ProviderSettings.timeouts(settings.current())));
         all.add(faux);
         ProviderRegistry providers = new ProviderRegistry(all);
         StartupTrace.mark("models");

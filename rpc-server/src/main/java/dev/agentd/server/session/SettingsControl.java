@@ -3,7 +3,7 @@ package dev.agentd.server.session;
 import dev.agentd.protocol.model.QueueMode;
 import dev.agentd.server.agent.MessageQueues;
 import dev.agentd.server.compaction.CompactionConfig;
-import dev.agentd.server.retry.RetryConfig;
+import dev.agentd.server.recovery.RetryConfig;
 
 /**
  * The settings commands of a session: reading the retry and compaction groups, and the toggles

@@ -11,7 +11,7 @@ import dev.agentd.protocol.command.FauxStep;
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.event.CompactionResult;
 import dev.agentd.protocol.message.AgentMessage;
-import dev.agentd.server.retry.RecoveryAction;
+import dev.agentd.server.recovery.RecoveryAction;
 import dev.agentd.server.sessions.SessionFile;
 import dev.agentd.server.testing.SessionHarness;
 import java.nio.file.Path;

@@ -12,7 +12,7 @@ import dev.agentd.server.ai.http.HttpErrors;
 import dev.agentd.server.ai.http.Redactor;
 import dev.agentd.server.ai.http.StreamMapper;
 import dev.agentd.server.ai.sse.SseEvent;
-import dev.agentd.server.retry.ErrorTypes;
+import dev.agentd.server.ai.ErrorTypes;
 import java.util.HashMap;
 import java.util.Map;
 

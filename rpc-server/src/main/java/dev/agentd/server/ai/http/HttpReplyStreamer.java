@@ -6,7 +6,7 @@ import dev.agentd.server.ai.AssistantMessageBuilder;
 import dev.agentd.server.ai.ProviderError;
 import dev.agentd.server.ai.sse.SseEvent;
 import dev.agentd.server.ai.sse.SseParser;
-import dev.agentd.server.retry.ErrorTypes;
+import dev.agentd.server.ai.ErrorTypes;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.runtime.Scheduler;
 import dev.agentd.protocol.json.Json;

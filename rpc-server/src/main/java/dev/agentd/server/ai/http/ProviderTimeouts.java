@@ -1,7 +1,5 @@
 package dev.agentd.server.ai.http;
 
-import dev.agentd.server.config.Settings;
-
 /**
  * The three limits of one provider request (SPEC §2, §6.1), in milliseconds.
  *
@@ -13,19 +11,11 @@ public record ProviderTimeouts(long connectMs, long streamStartMs, long streamId
 
     public static final ProviderTimeouts DEFAULTS = new ProviderTimeouts(10_000, 120_000, 120_000);
     /** A day: longer is surely a typo, and shorter than 1 ms cannot be honoured. */
-    private static final long MAX_MS = 24L * 60 * 60 * 1000;
+    public static final long MAX_MS = 24L * 60 * 60 * 1000;
 
     public ProviderTimeouts {
         if (connectMs < 1 || streamStartMs < 1 || streamIdleMs < 1) {
             throw new IllegalArgumentException("timeouts must be positive");
         }
-    }
-
-    /** The {@code retry.provider.*} settings; malformed values fall back with the store's warning. */
-    public static ProviderTimeouts from(Settings settings) {
-        return new ProviderTimeouts(
-                settings.integer("retry.provider.connectTimeoutMs", DEFAULTS.connectMs, 1, MAX_MS),
-                settings.integer("retry.provider.streamStartTimeoutMs", DEFAULTS.streamStartMs, 1, MAX_MS),
-                settings.integer("retry.provider.streamIdleTimeoutMs", DEFAULTS.streamIdleMs, 1, MAX_MS));
     }
 }

@@ -2,7 +2,7 @@ package dev.agentd.server.ai.http;
 
 import dev.agentd.server.ai.sse.SseEvent;
 import dev.agentd.server.ai.sse.SseParser;
-import dev.agentd.server.retry.ErrorTypes;
+import dev.agentd.server.ai.ErrorTypes;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.runtime.Scheduler;
 import java.io.FilterInputStream;

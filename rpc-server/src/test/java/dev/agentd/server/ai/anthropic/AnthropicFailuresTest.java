@@ -26,7 +26,7 @@ import dev.agentd.server.ai.StreamRequest;
 import dev.agentd.server.ai.http.HttpProviders;
 import dev.agentd.server.ai.http.LazyHttpClient;
 import dev.agentd.server.ai.http.ProviderTimeouts;
-import dev.agentd.server.retry.ErrorTypes;
+import dev.agentd.server.ai.ErrorTypes;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.runtime.SystemScheduler;
 import dev.agentd.server.testing.http.FakeProviderServer;

@@ -1,7 +1,8 @@
-package dev.agentd.server.retry;
+package dev.agentd.server.recovery;
 
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.StopReason;
+import dev.agentd.server.ai.ErrorTypes;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;

@@ -1,4 +1,4 @@
-package dev.agentd.server.retry;
+package dev.agentd.server.recovery;
 
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.server.compaction.CompactionConfig;

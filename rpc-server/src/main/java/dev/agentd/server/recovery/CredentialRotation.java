@@ -1,4 +1,4 @@
-package dev.agentd.server.retry;
+package dev.agentd.server.recovery;
 
 /** The auth store seen from the retry policy: block the credential in use, report if another is free. */
 @FunctionalInterface

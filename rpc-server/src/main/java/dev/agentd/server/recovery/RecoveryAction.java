@@ -1,4 +1,4 @@
-package dev.agentd.server.retry;
+package dev.agentd.server.recovery;
 
 /**
  * What the session does at the end of a run (ARCHITECTURE "one decision point"). The session

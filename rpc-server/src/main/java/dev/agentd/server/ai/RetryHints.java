@@ -1,4 +1,4 @@
-package dev.agentd.server.retry;
+package dev.agentd.server.ai;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;

@@ -1,4 +1,4 @@
-package dev.agentd.server.retry;
+package dev.agentd.server.ai;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,4 +1,4 @@
-package dev.agentd.server.retry;
+package dev.agentd.server.ai;
 
 /**
  * The {@code errorType} values agentd sets itself on failures it detects (no provider involved).
