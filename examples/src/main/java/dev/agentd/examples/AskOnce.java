@@ -1,9 +1,9 @@
 package dev.agentd.examples;
 
+import dev.agentd.client.PromptResult;
 import dev.agentd.client.RpcClient;
 import dev.agentd.client.RpcException;
 import dev.agentd.protocol.event.AgentEvent;
-import dev.agentd.protocol.message.AgentMessage;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -31,11 +31,10 @@ public final class AskOnce {
         try (RpcClient client = RpcClient.builder().jar(DaemonJar.locate()).args(daemonArgs).start()) {
             client.addListener(AskOnce::show);
             // Returns after the final run: intermediate failures that are retried do not end it.
-            List<AgentEvent> events = client.promptAndWait(prompt, Duration.ofMinutes(10));
+            PromptResult result = client.promptAndWait(prompt, Duration.ofMinutes(10));
             System.out.println();
-            String error = finalError(events);
-            if (error != null) {
-                System.err.println("error: " + error);
+            if (!result.succeeded()) {
+                System.err.println("error: " + result.error().orElse("unknown"));
                 System.exit(1);
             }
         } catch (RpcException e) {
@@ -55,17 +54,6 @@ public final class AskOnce {
             System.err.printf("[retrying %d/%d in %ss: %s]%n", retry.attempt(), retry.maxAttempts(),
                     seconds(retry.delayMs()), retry.errorMessage());
         }
-    }
-
-    /** The errorMessage of the last reply when it failed (after any retries), else null. */
-    private static String finalError(List<AgentEvent> events) {
-        AgentMessage.Assistant last = null;
-        for (AgentEvent event : events) {
-            if (event instanceof AgentEvent.MessageEnd end && end.message() instanceof AgentMessage.Assistant reply) {
-                last = reply;
-            }
-        }
-        return last != null && last.stopReason().failed() ? last.errorMessage() : null;
     }
 
     private static int firstOption(String[] args) {

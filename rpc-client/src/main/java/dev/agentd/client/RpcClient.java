@@ -132,19 +132,22 @@ public final class RpcClient implements RpcCommands, AutoCloseable {
     // --- retry-aware waiting -----------------------------------------------------------------
 
     /** {@link #promptAndWait(String, List, StreamingBehavior, Duration)} without images or behavior. */
-    public List<AgentEvent> promptAndWait(String message, Duration timeout) {
+    public PromptResult promptAndWait(String message, Duration timeout) {
         return promptAndWait(message, null, null, timeout);
     }
 
     /**
-     * Sends a prompt and returns every event until its logical run is over: the agent_end after
-     * which nothing continues (no willRetry, no open retry chain), or the auto_retry_end{success:
-     * false} that ends a failed chain. Throws RpcException if refused, {@link PromptFailedException}
-     * if it fails after being accepted, {@link RpcTimeoutException} after {@code timeout}.
+     * Sends a prompt and waits until its logical run is over: the agent_end after which nothing
+     * continues (no willRetry, no open retry chain), or the auto_retry_end{success:false} that ends
+     * a failed chain. The result holds every event and says whether the prompt succeeded and, if
+     * not, why ({@link PromptResult#succeeded()}, {@link PromptResult#error()}): retries that ran
+     * out return normally with {@code succeeded() == false}. Throws RpcException if refused,
+     * {@link PromptFailedException} if it fails after being accepted (before any reply),
+     * {@link RpcTimeoutException} after {@code timeout}.
      */
-    public List<AgentEvent> promptAndWait(String message, List<ContentBlock.Image> images,
+    public PromptResult promptAndWait(String message, List<ContentBlock.Image> images,
             StreamingBehavior behavior, Duration timeout) {
-        return collectEvents(new Command.Prompt(message, images, behavior), timeout);
+        return new PromptResult(collectEvents(new Command.Prompt(message, images, behavior), timeout));
     }
 
     /**

@@ -77,7 +77,7 @@ class PromptAndWaitTest {
     void plainRunReturnsAtAgentEnd() {
         onPrompt(AGENT_START, TURN_START, textDelta("Hel"), textDelta("lo"), assistantEnd("stop"), TURN_END,
                 agentEnd(false));
-        List<AgentEvent> events = start().promptAndWait("hi", LONG);
+        List<AgentEvent> events = start().promptAndWait("hi", LONG).events();
 
         assertEquals(7, events.size());
         assertInstanceOf(AgentEvent.AgentStart.class, events.get(0));
@@ -90,7 +90,7 @@ class PromptAndWaitTest {
     void successfulRetryReturnsOnlyAfterTheRetriedRunEnds() throws Exception {
         onPrompt(AGENT_START, TURN_START, assistantEnd("error"), TURN_END, agentEnd(true), retryStart(1));
         start();
-        Future<List<AgentEvent>> result = background.submit(() -> client.promptAndWait("hi", LONG));
+        Future<List<AgentEvent>> result = background.submit(() -> client.promptAndWait("hi", LONG).events());
 
         awaitSeen(6);
         assertFalse(client.isIdle(), "agent_end{willRetry:true} + open chain");
@@ -111,7 +111,7 @@ class PromptAndWaitTest {
         onPrompt(AGENT_START, assistantEnd("error"), agentEnd(true), retryStart(1),
                 AGENT_START, assistantEnd("error"), agentEnd(false));
         start();
-        Future<List<AgentEvent>> result = background.submit(() -> client.promptAndWait("hi", LONG));
+        Future<List<AgentEvent>> result = background.submit(() -> client.promptAndWait("hi", LONG).events());
 
         awaitSeen(7);
         assertFalse(client.isIdle(), "the chain is still open after the final agent_end");
@@ -132,7 +132,7 @@ class PromptAndWaitTest {
             d.emit(retryEnd(false, 1, "Retry cancelled"));
         });
         start();
-        Future<List<AgentEvent>> result = background.submit(() -> client.promptAndWait("hi", LONG));
+        Future<List<AgentEvent>> result = background.submit(() -> client.promptAndWait("hi", LONG).events());
 
         awaitSeen(4);
         assertFalse(result.isDone());
@@ -218,7 +218,7 @@ class PromptAndWaitTest {
         // An older pi server: agent_end has no willRetry; the retry is announced right after it.
         onPrompt(AGENT_START, assistantEnd("error"), agentEnd(null), retryStart(1),
                 AGENT_START, assistantEnd("stop"), retryEnd(true, 1, null), agentEnd(null));
-        List<AgentEvent> events = start(Duration.ofSeconds(1)).promptAndWait("hi", LONG);
+        List<AgentEvent> events = start(Duration.ofSeconds(1)).promptAndWait("hi", LONG).events();
 
         assertEquals(8, events.size());
         assertInstanceOf(AgentEvent.AgentEnd.class, events.get(7));
@@ -228,7 +228,7 @@ class PromptAndWaitTest {
     void missingWillRetryWithoutRetryEndsAfterTheGrace() {
         onPrompt(AGENT_START, assistantEnd("stop"), agentEnd(null));
         long started = System.nanoTime();
-        List<AgentEvent> events = start(Duration.ofMillis(300)).promptAndWait("hi", LONG);
+        List<AgentEvent> events = start(Duration.ofMillis(300)).promptAndWait("hi", LONG).events();
 
         assertEquals(3, events.size());
         assertTrue(System.nanoTime() - started >= Duration.ofMillis(300).toNanos(), "waited the grace");
@@ -240,7 +240,7 @@ class PromptAndWaitTest {
                 "{\"type\":\"auto_compaction_start\",\"reason\":\"overflow\"}",
                 "{\"type\":\"auto_compaction_end\",\"aborted\":false,\"willRetry\":false,"
                         + "\"errorMessage\":\"Context overflow recovery failed: boom\"}");
-        List<AgentEvent> events = start().promptAndWait("hi", LONG);
+        List<AgentEvent> events = start().promptAndWait("hi", LONG).events();
 
         assertInstanceOf(AgentEvent.AutoCompactionEnd.class, events.get(4));
     }
@@ -251,7 +251,7 @@ class PromptAndWaitTest {
                 "{\"type\":\"auto_compaction_start\",\"reason\":\"overflow\"}",
                 "{\"type\":\"auto_compaction_end\",\"aborted\":false,\"willRetry\":true}");
         start();
-        Future<List<AgentEvent>> result = background.submit(() -> client.promptAndWait("hi", LONG));
+        Future<List<AgentEvent>> result = background.submit(() -> client.promptAndWait("hi", LONG).events());
 
         awaitSeen(5);
         assertFalse(client.isIdle());
@@ -272,7 +272,7 @@ class PromptAndWaitTest {
         awaitSeen(1);
 
         Future<List<AgentEvent>> result = background.submit(
-                () -> client.promptAndWait("more", null, StreamingBehavior.FOLLOW_UP, LONG));
+                () -> client.promptAndWait("more", null, StreamingBehavior.FOLLOW_UP, LONG).events());
         daemon.take("prompt");
         assertEquals("followUp", daemon.take("prompt").get("streamingBehavior").asText());
         daemon.emit(assistantEnd("stop"), agentEnd(false));

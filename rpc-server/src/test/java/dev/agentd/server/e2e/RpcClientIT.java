@@ -8,11 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.agentd.client.Dialect;
 import dev.agentd.client.PromptFailedException;
+import dev.agentd.client.PromptResult;
 import dev.agentd.client.RpcClient;
 import dev.agentd.client.RpcException;
 import dev.agentd.protocol.command.FauxStep;
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.response.SessionState;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,6 +25,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -89,7 +92,7 @@ class RpcClientIT {
     @Test
     void promptAndWaitReturnsTheEventsOfAWholeRun() {
         client.fauxEnqueue(null, List.of(FauxStep.text("The whole answer.")));
-        List<AgentEvent> events = client.promptAndWait("hi", RUN);
+        List<AgentEvent> events = client.promptAndWait("hi", RUN).events();
         assertTrue(events.get(0) instanceof AgentEvent.AgentStart, events.toString());
         AgentEvent last = events.get(events.size() - 1);
         assertTrue(last instanceof AgentEvent.AgentEnd end && Boolean.FALSE.equals(end.willRetry()));
@@ -105,7 +108,7 @@ class RpcClientIT {
         client.fauxEnqueue(null, List.of(FauxStep.error(OVERLOADED, 529), FauxStep.text("recovered")));
         List<SessionState> duringSleep = Collections.synchronizedList(new ArrayList<>());
         List<List<AgentMessage>> messagesDuringSleep = Collections.synchronizedList(new ArrayList<>());
-        CompletableFuture<List<AgentEvent>> run = CompletableFuture.supplyAsync(() -> client.promptAndWait("hi", RUN));
+        CompletableFuture<PromptResult> run = CompletableFuture.supplyAsync(() -> client.promptAndWait("hi", RUN));
         client.addListener(event -> {
             if (event instanceof AgentEvent.AutoRetryStart) {
                 // listeners run on the reader thread: query from elsewhere
@@ -115,7 +118,11 @@ class RpcClientIT {
                 });
             }
         });
-        List<AgentEvent> events = run.join();
+        PromptResult result = run.join();
+        assertTrue(result.succeeded(), result.toString());
+        assertEquals(Optional.of("recovered"), result.text());
+        assertEquals(Optional.empty(), result.error());
+        List<AgentEvent> events = result.events();
         List<String> types = events.stream().map(AgentEvent::type).toList();
         assertTrue(types.contains("auto_retry_start"), types.toString());
         assertEquals("agent_end", types.get(types.size() - 1));
@@ -142,10 +149,25 @@ class RpcClientIT {
                 CompletableFuture.runAsync(client::abortRetry);
             }
         });
-        List<AgentEvent> events = client.promptAndWait("hi", RUN);
+        PromptResult result = client.promptAndWait("hi", RUN);
+        List<AgentEvent> events = result.events();
         AgentEvent last = events.get(events.size() - 1);
         assertEquals(new AgentEvent.AutoRetryEnd(false, 1, "Retry cancelled"), last);
+        assertFalse(result.succeeded());
+        assertEquals(Optional.of("Retry cancelled"), result.error());
         assertTrue(client.isIdle());
+    }
+
+    @Test
+    void promptAndWaitSaysWhenRetriesRanOut() {
+        client.setRetrySettings(1, 10L, null);
+        client.fauxEnqueue(null, List.of(FauxStep.error(OVERLOADED, 529), FauxStep.error(OVERLOADED, 529)));
+        PromptResult result = client.promptAndWait("hi", RUN);
+        assertFalse(result.succeeded(), result.toString());
+        assertEquals(Optional.of(OVERLOADED), result.error());
+        assertEquals(1, result.failedRetryChain().orElseThrow().attempt());
+        assertEquals(Optional.of(StopReason.ERROR), result.stopReason());
+        assertEquals(Optional.of(529), result.finalMessage().map(AgentMessage.Assistant::errorStatus));
     }
 
     @Test

@@ -1,0 +1,80 @@
+package dev.agentd.client;
+
+import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.message.StopReason;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What one prompt came to, as {@link RpcClient#promptAndWait} saw it: every event of its logical
+ * run, and the answers a caller acts on — the final reply, whether it succeeded, and why not.
+ *
+ * <p>A retried attempt that failed and was then retried does not count: the result describes the
+ * last reply and the retry chain's ending. {@link #succeeded()} is false when the last reply
+ * failed or was aborted, or when a retry chain ended in failure (retries ran out, or
+ * {@code abort_retry} cancelled them).
+ *
+ * @param events every event from just before the prompt was sent until its run was over
+ */
+public record PromptResult(List<AgentEvent> events) {
+
+    public PromptResult {
+        events = List.copyOf(events);
+    }
+
+    /** The last assistant reply of the run (a failed one included), if any reply was produced. */
+    public Optional<AgentMessage.Assistant> finalMessage() {
+        AgentMessage.Assistant last = null;
+        for (AgentEvent event : events) {
+            if (event instanceof AgentEvent.MessageEnd end && end.message() instanceof AgentMessage.Assistant reply) {
+                last = reply;
+            }
+        }
+        return Optional.ofNullable(last);
+    }
+
+    /** The text of the final reply ("" when it has no text), if there is one. */
+    public Optional<String> text() {
+        return finalMessage().map(AgentMessage.Assistant::text);
+    }
+
+    /** Why the final reply ended, if there is one. */
+    public Optional<StopReason> stopReason() {
+        return finalMessage().map(AgentMessage.Assistant::stopReason);
+    }
+
+    /** The retry chain's failed ending ({@code auto_retry_end{success:false}}), if the run had one. */
+    public Optional<AgentEvent.AutoRetryEnd> failedRetryChain() {
+        AgentEvent.AutoRetryEnd last = null;
+        for (AgentEvent event : events) {
+            if (event instanceof AgentEvent.AutoRetryEnd end) {
+                last = end;
+            }
+        }
+        return last != null && !last.success() ? Optional.of(last) : Optional.empty();
+    }
+
+    /** True when the final reply completed and no retry chain ended in failure. */
+    public boolean succeeded() {
+        return failedRetryChain().isEmpty() && stopReason().map(reason -> !reason.failed()).orElse(false);
+    }
+
+    /**
+     * Why the prompt did not succeed: the failed chain's final error, else the final reply's
+     * error message ({@code "aborted"} for an aborted reply without one); empty on success.
+     */
+    public Optional<String> error() {
+        if (succeeded()) {
+            return Optional.empty();
+        }
+        Optional<String> chain = failedRetryChain().map(AgentEvent.AutoRetryEnd::finalError);
+        if (chain.isPresent()) {
+            return chain;
+        }
+        return finalMessage()
+                .map(reply -> reply.errorMessage() != null && !reply.errorMessage().isBlank() ? reply.errorMessage()
+                        : reply.stopReason().wire())
+                .or(() -> Optional.of("no reply"));
+    }
+}
