@@ -2,6 +2,7 @@ package dev.agentd.server.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 
@@ -19,13 +20,14 @@ public final class Settings {
         this.warnOnce = warnOnce;
     }
 
-    /** The node at a dotted path, or empty when absent or null. */
+    /** The node at a dotted path (fixed keys whose segments hold no dot), or empty when absent or null. */
     public Optional<JsonNode> node(String path) {
-        JsonNode node = root;
-        for (String part : path.split("\\.")) {
-            node = node == null ? null : node.get(part);
-        }
-        return node == null || node.isNull() ? Optional.empty() : Optional.of(node);
+        return node(JsonPaths.dotted(path));
+    }
+
+    /** The node at a path of segments (a segment may hold dots or slashes), or empty when absent or null. */
+    public Optional<JsonNode> node(List<String> path) {
+        return JsonPaths.get(root, path);
     }
 
     public boolean bool(String path, boolean fallback) {

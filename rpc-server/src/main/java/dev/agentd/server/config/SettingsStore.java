@@ -5,19 +5,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.json.Json;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,16 +24,22 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Effective settings = global deep-merged with project (objects merged key by key, arrays and
  * scalars replaced, project wins), then this process's runtime toggles on top, so that a toggle
- * such as {@code set_auto_retry} takes effect even when a project file sets the same key.
- * Toggles are persisted to the global file: re-read under a lock (in-process and a file lock),
- * changed key by key so unknown keys survive, written to a temporary file and renamed over it.
- * A malformed file is reported once and ignored, and never overwritten.
+ * such as {@code set_auto_retry} takes effect even when a project file sets the same key. The maps
+ * in {@link #REPLACED} are not merged: a layer that has one replaces it wholesale (FALLBACK §1: the
+ * project's {@code retry.fallbackChains} replaces the global map).
+ *
+ * <p>Toggles are persisted to the global file through {@link LockedJsonFile} (re-read under a
+ * lock, changed key by key so unknown keys survive, renamed over it). A malformed file is reported
+ * once and ignored, and never overwritten. Paths are lists of segments; the dotted-string methods
+ * are a shorthand for fixed keys whose segments hold no dot.
  */
 public final class SettingsStore {
     private static final Logger LOG = LoggerFactory.getLogger(SettingsStore.class);
-    private static final Map<Path, ReentrantLock> PROCESS_LOCKS = new ConcurrentHashMap<>();
+    /** Paths whose value is replaced as a whole by a higher layer instead of merged key by key. */
+    static final Set<List<String>> REPLACED = Set.of(List.of("retry", "fallbackChains"));
 
-    private final Path globalFile;
+    private final Path globalPath;
+    private final LockedJsonFile globalFile;
     private final Path projectFile;
     private final ObjectMapper mapper = Json.mapper();
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
@@ -46,7 +49,8 @@ public final class SettingsStore {
     private volatile Settings current;
 
     public SettingsStore(Path globalFile, Path projectFile) {
-        this.globalFile = globalFile;
+        this.globalPath = globalFile;
+        this.globalFile = globalFile == null ? null : new LockedJsonFile(globalFile);
         this.projectFile = projectFile;
         reload();
     }
@@ -62,68 +66,67 @@ public final class SettingsStore {
 
     /** Re-reads both files. */
     public synchronized void reload() {
-        global = read(globalFile);
+        global = read(globalPath);
         project = read(projectFile);
         recompute();
     }
 
+    /** {@link #set(List, JsonNode)} for a dotted fixed key such as {@code retry.enabled}. */
+    public void set(String path, JsonNode value) throws IOException {
+        set(JsonPaths.dotted(path), value);
+    }
+
     /**
-     * Sets a dotted key for this process and persists it to the global file.
+     * Sets a key for this process (winning over the project file) and persists it to the global file.
+     * Below a {@link #REPLACED} path this toggle's map would hide the other layers' entries; edit
+     * such maps with {@link #globalValue} and {@link #setGlobal} instead.
      *
      * @throws IOException when the global file cannot be written (the toggle still applies in memory)
      */
-    public synchronized void set(String path, JsonNode value) throws IOException {
-        put(runtime, path, value);
+    public synchronized void set(List<String> path, JsonNode value) throws IOException {
+        JsonPaths.put(runtime, path, value);
         recompute();
         if (globalFile != null) {
-            persist(path, value);
+            globalFile.update(onDisk -> JsonPaths.put(onDisk, path, value));
         }
     }
 
-    private void persist(String path, JsonNode value) throws IOException {
-        Files.createDirectories(globalFile.toAbsolutePath().getParent());
-        Path lockFile = globalFile.toAbsolutePath().normalize().resolveSibling(globalFile.getFileName() + ".lock");
-        // A file lock excludes other processes only; threads of this JVM queue on a lock per file.
-        ReentrantLock processLock = PROCESS_LOCKS.computeIfAbsent(lockFile, file -> new ReentrantLock());
-        processLock.lock();
-        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-             FileLock ignored = channel.lock()) {
-            ObjectNode onDisk;
-            if (Files.exists(globalFile)) {
-                JsonNode parsed;
-                try {
-                    parsed = mapper.readTree(Files.readString(globalFile, StandardCharsets.UTF_8));
-                } catch (IOException e) {
-                    throw new IOException("settings file " + globalFile + " is malformed; not overwriting it", e);
-                }
-                if (parsed == null || parsed.isMissingNode()) {
-                    onDisk = mapper.createObjectNode();
-                } else if (parsed instanceof ObjectNode object) {
-                    onDisk = object;
-                } else {
-                    throw new IOException("settings file " + globalFile + " is not a JSON object; not overwriting it");
-                }
-            } else {
-                onDisk = mapper.createObjectNode();
-            }
-            put(onDisk, path, value);
-            writeAtomically(globalFile, mapper.writerWithDefaultPrettyPrinter().writeValueAsBytes(onDisk));
-        } finally {
-            processLock.unlock();
-        }
+    /**
+     * The global file's own value at {@code path}, read from disk now (no project entries, no
+     * runtime toggles): what a command edits before {@link #setGlobal} writes it back.
+     *
+     * @throws IOException when the global file is malformed or unreadable
+     */
+    public Optional<JsonNode> globalValue(List<String> path) throws IOException {
+        return globalFile == null ? JsonPaths.get(globalSnapshot(), path)
+                : JsonPaths.get(globalFile.read(), path);
     }
 
-    static void writeAtomically(Path target, byte[] content) throws IOException {
-        Path temp = Files.createTempFile(target.toAbsolutePath().getParent(), target.getFileName() + ".", ".tmp");
-        try {
-            Files.write(temp, content);
-            try {
-                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(temp);
+    /**
+     * Writes {@code value} (null removes the key) into the global file only; the project file
+     * still overrides it, and nothing from the project or the runtime layer is copied into the
+     * file. The effective settings then use the file as written.
+     *
+     * @throws IOException when the global file is malformed (left unchanged) or cannot be written
+     */
+    public synchronized void setGlobal(List<String> path, JsonNode value) throws IOException {
+        if (globalFile == null) {
+            change(global, path, value);
+        } else {
+            global = globalFile.update(onDisk -> change(onDisk, path, value)).deepCopy();
+        }
+        recompute();
+    }
+
+    private synchronized ObjectNode globalSnapshot() {
+        return global.deepCopy();
+    }
+
+    private static void change(ObjectNode root, List<String> path, JsonNode value) {
+        if (value == null) {
+            JsonPaths.remove(root, path);
+        } else {
+            JsonPaths.put(root, path, value);
         }
     }
 
@@ -154,31 +157,34 @@ public final class SettingsStore {
         current = new Settings(merged, this::warnOnce);
     }
 
-    /** Merges {@code overlay} into {@code base}: objects key by key, everything else replaced. */
+    /**
+     * Merges {@code overlay} into {@code base}: objects key by key, except at the {@link #REPLACED}
+     * paths; everything else replaced.
+     */
     static void deepMerge(ObjectNode base, ObjectNode overlay) {
+        deepMerge(base, overlay, List.of());
+    }
+
+    private static void deepMerge(ObjectNode base, ObjectNode overlay, List<String> at) {
         Iterator<Map.Entry<String, JsonNode>> fields = overlay.fields();
         while (fields.hasNext()) {
             Map.Entry<String, JsonNode> field = fields.next();
+            List<String> path = append(at, field.getKey());
             JsonNode existing = base.get(field.getKey());
-            if (existing instanceof ObjectNode existingObject && field.getValue() instanceof ObjectNode overlayObject) {
-                deepMerge(existingObject, overlayObject);
+            if (existing instanceof ObjectNode existingObject && field.getValue() instanceof ObjectNode overlayObject
+                    && !REPLACED.contains(path)) {
+                deepMerge(existingObject, overlayObject, path);
             } else {
                 base.set(field.getKey(), field.getValue().deepCopy());
             }
         }
     }
 
-    private static void put(ObjectNode root, String path, JsonNode value) {
-        String[] parts = path.split("\\.");
-        ObjectNode node = root;
-        for (int i = 0; i < parts.length - 1; i++) {
-            JsonNode child = node.get(parts[i]);
-            if (!(child instanceof ObjectNode)) {
-                child = node.putObject(parts[i]);
-            }
-            node = (ObjectNode) child;
-        }
-        node.set(parts[parts.length - 1], value);
+    private static List<String> append(List<String> path, String segment) {
+        List<String> longer = new ArrayList<>(path.size() + 1);
+        longer.addAll(path);
+        longer.add(segment);
+        return longer;
     }
 
     private void warnOnce(String key, String message) {

@@ -20,7 +20,6 @@ import dev.agentd.server.compaction.Summarizer;
 import dev.agentd.server.recovery.CredentialRotation;
 import dev.agentd.server.recovery.RetryConfig;
 import dev.agentd.server.runtime.CancellationToken;
-import dev.agentd.server.sessions.SessionEntry;
 import dev.agentd.server.sessions.SessionFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -83,18 +82,8 @@ public final class AgentSession implements AutoCloseable {
         this.queues = new MessageQueues(defaults.steeringMode(), defaults.followUpMode());
         this.settings = new SettingsControl(context, queues);
         this.journal = new SessionJournal(file, context.sessionPaths(), context.cwd(), context.scheduler()::now);
-        this.models = new ModelControl(context, defaults, new ModelControl.Observer() {
-            @Override
-            public void modelChanged(Model model, ThinkingLevel thinkingLevel, String source) {
-                journal.modelChanged(model, null);
-                bus.publish(new AgentEvent.ModelChanged(model, thinkingLevel, source));
-            }
-
-            @Override
-            public void thinkingChanged(ThinkingLevel thinkingLevel) {
-                journal.thinkingChanged(thinkingLevel);
-            }
-        }, initialModel, initialThinking);
+        this.models = new ModelControl(context, defaults, new ModelChangeRecorder(journal, bus), initialModel,
+                initialThinking);
         this.calls = new ProviderCalls(context, models, this::sessionId);
         this.compactor = new Compactor(new Summarizer(calls::complete));
         this.control = new RunControl(bus::publish, context.scheduler());
@@ -308,19 +297,22 @@ public final class AgentSession implements AutoCloseable {
         return journal.forkMessages();
     }
 
-    /** Makes {@code file} the session's file: its context, its model (when resumed), no retry chain. */
+    /**
+     * Makes {@code file} the session's file: its context, its model (when resumed; never a
+     * fallback model, see {@link ResumePoint}), no retry chain.
+     */
     private void adopt(SessionFile file, boolean fresh) {
         conversation.replaceAll(file.buildContext());
         control.resetChain();
         if (file.entries().isEmpty()) {
-            journal.modelChanged(models.current(), null);
-            journal.thinkingChanged(models.thinkingLevel());
+            ModelChoice choice = models.choice();
+            journal.modelChanged(choice.model());
+            journal.thinkingChanged(choice.effective());
         } else if (!fresh) {
-            Model saved = file.latest(SessionEntry.ModelChange.class)
-                    .flatMap(change -> context.models().find(change.provider(), change.modelId())).orElse(null);
-            ThinkingLevel savedThinking = file.latest(SessionEntry.ThinkingLevelChange.class)
-                    .flatMap(change -> ThinkingLevel.parse(change.thinkingLevel())).orElse(null);
-            models.restore(saved, savedThinking);
+            ResumePoint saved = ResumePoint.of(file.branch());
+            Model model = saved.provider() == null ? null
+                    : context.models().find(saved.provider(), saved.modelId()).orElse(null);
+            models.restore(model, saved.thinkingLevel());
         }
     }
 
@@ -357,7 +349,8 @@ public final class AgentSession implements AutoCloseable {
 
     public SessionState state() {
         int attempt = control.retryAttempt();
-        return new SessionState(models.current(), models.thinkingLevel(), control.isStreaming(),
+        ModelChoice choice = models.choice();
+        return new SessionState(choice.model(), choice.effective(), control.isStreaming(),
                 recovery.compacting(), queues.steeringMode(), queues.followUpMode(), journal.pathText(), sessionId(),
                 journal.file().name().orElse(null), settings.compaction().enabled(), conversation.snapshot().size(),
                 queues.size(), settings.retry().enabled(), attempt > 0, attempt);

@@ -6,44 +6,87 @@ import dev.agentd.protocol.response.Results;
 import dev.agentd.server.ai.ThinkingSupport;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The session's current model and thinking level: the models usable now (a credential exists or
- * none is needed), {@code set_model}, {@code cycle_model} and the thinking-level commands. Changes
- * apply from the next request, are persisted as the defaults, and are reported to the observer
- * (which announces {@code model_changed} and records them in the session file).
+ * none is needed), {@code set_model}, {@code cycle_model}, the thinking-level commands and the
+ * automatic switches (resume, and fallback). Changes apply from the next request and are reported
+ * to the observer (which announces {@code model_changed} and records them in the session file).
+ *
+ * <p>Threads: the choice is one immutable {@link ModelChoice} published at once, so readers take
+ * a snapshot without locking. Writers (the RPC reader for commands, the run thread for resume and
+ * fallback) are serialized, and each notifies the observer before the next writer starts, so the
+ * session file and the event stream see the changes in the order they were published.
  */
 public final class ModelControl {
-    /** Told about every change. */
-    interface Observer {
-        void modelChanged(Model model, ThinkingLevel thinkingLevel, String source);
+    /** Why the model changes; {@link #wire()} is the {@code source} of {@code model_changed} (SPEC §3.4). */
+    public enum Source {
+        SET("set"),
+        CYCLE("cycle"),
+        RESTORE("restore"),
+        FALLBACK("fallback"),
+        FALLBACK_REVERT("fallback-revert");
 
-        void thinkingChanged(ThinkingLevel thinkingLevel);
+        private final String wire;
+
+        Source(String wire) {
+            this.wire = wire;
+        }
+
+        public String wire() {
+            return wire;
+        }
+
+        /** A fallback switch or its revert: recorded with its reason and the original model. */
+        public boolean fallback() {
+            return this == FALLBACK || this == FALLBACK_REVERT;
+        }
+    }
+
+    /**
+     * One model switch as the observer sees it.
+     *
+     * @param replaced the model in use before the switch
+     * @param original the model a fallback episode started from (for other sources the replaced one)
+     * @param persisted whether the new model became the default in the settings file
+     */
+    record Switched(ModelChoice now, Model replaced, Source source, Model original, boolean persisted) {}
+
+    /** Told about every change, in publication order. */
+    interface Observer {
+        void modelChanged(Switched change);
+
+        /** The preferred level changed by a command; {@code now} is the choice it published. */
+        void thinkingChanged(ModelChoice now);
     }
 
     private final SessionContext context;
     private final Observer observer;
-    private volatile Model model;
-    /** What the user asked for; {@link #thinking} is it clamped to the current model. */
-    private volatile ThinkingLevel preferred;
-    private volatile ThinkingLevel thinking;
+    private final AtomicReference<ModelChoice> choice;
+    /** Serializes writers; readers never take it. */
+    private final Object writeLock = new Object();
 
     ModelControl(SessionContext context, SessionDefaults defaults, Observer observer, Model initial,
             ThinkingLevel initialThinking) {
         this.context = context;
         this.observer = observer;
-        this.model = initial;
-        this.preferred = initialThinking != null ? initialThinking
+        ThinkingLevel preferred = initialThinking != null ? initialThinking
                 : defaults.thinkingLevel().orElse(ThinkingLevel.MEDIUM);
-        this.thinking = ThinkingSupport.clamp(initial, preferred);
+        this.choice = new AtomicReference<>(ModelChoice.of(initial, preferred));
+    }
+
+    /** The model and thinking level in force, as one snapshot. */
+    public ModelChoice choice() {
+        return choice.get();
     }
 
     public Model current() {
-        return model;
+        return choice.get().model();
     }
 
     public ThinkingLevel thinkingLevel() {
-        return thinking;
+        return choice.get().effective();
     }
 
     /** Models whose provider has a credential or needs none. */
@@ -62,67 +105,101 @@ public final class ModelControl {
                 .filter(candidate -> candidate.provider().equals(provider) && candidate.id().equals(modelId))
                 .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("Model not found: " + provider + "/" + modelId));
-        switchTo(found, "set");
+        switchTo(found, null, Source.SET, true);
         return found;
     }
 
     /** The next usable model after the current one; empty when there is nothing to cycle to. */
     public Optional<Results.CycledModel> cycle() {
-        List<Model> usable = available();
-        if (usable.size() <= 1) {
-            return Optional.empty();
-        }
-        int index = -1;
-        for (int i = 0; i < usable.size(); i++) {
-            if (usable.get(i).selector().equals(model.selector())) {
-                index = i;
+        synchronized (writeLock) {
+            List<Model> usable = available();
+            if (usable.size() <= 1) {
+                return Optional.empty();
             }
+            String currentSelector = current().selector();
+            int index = -1;
+            for (int i = 0; i < usable.size(); i++) {
+                if (usable.get(i).selector().equals(currentSelector)) {
+                    index = i;
+                }
+            }
+            Model next = usable.get((index + 1) % usable.size());
+            ModelChoice now = switchTo(next, null, Source.CYCLE, true);
+            return Optional.of(new Results.CycledModel(next, now.effective(), false));
         }
-        Model next = usable.get((index + 1) % usable.size());
-        switchTo(next, "cycle");
-        return Optional.of(new Results.CycledModel(next, thinking, false));
     }
 
     public void setThinkingLevel(ThinkingLevel level) {
-        preferred = level;
-        thinking = ThinkingSupport.clamp(model, level);
-        context.persist("defaultThinkingLevel", thinking.wire());
-        observer.thinkingChanged(thinking);
-    }
-
-    /**
-     * Returns to the model and level a resumed session last used, when that model is still usable;
-     * not persisted as the defaults.
-     */
-    void restore(Model saved, ThinkingLevel savedThinking) {
-        if (saved != null && usable(saved) && !saved.selector().equals(model.selector())) {
-            model = saved;
-            thinking = ThinkingSupport.clamp(saved, preferred);
-            observer.modelChanged(saved, thinking, "restore");
-        }
-        if (savedThinking != null) {
-            preferred = savedThinking;
-            thinking = ThinkingSupport.clamp(model, savedThinking);
+        synchronized (writeLock) {
+            ModelChoice now = publish(choice.get().withPreferred(level));
+            context.persist("defaultThinkingLevel", now.effective().wire());
+            observer.thinkingChanged(now);
         }
     }
 
     /** The next supported level; empty for models without reasoning. */
     public Optional<ThinkingLevel> cycleThinkingLevel() {
-        List<ThinkingLevel> levels = ThinkingSupport.levels(model);
-        if (levels.size() <= 1) {
-            return Optional.empty();
+        synchronized (writeLock) {
+            ModelChoice now = choice.get();
+            List<ThinkingLevel> levels = ThinkingSupport.levels(now.model());
+            if (levels.size() <= 1) {
+                return Optional.empty();
+            }
+            int index = levels.indexOf(now.effective());
+            ThinkingLevel next = levels.get((index + 1) % levels.size());
+            setThinkingLevel(next);
+            return Optional.of(next);
         }
-        int index = levels.indexOf(thinking);
-        ThinkingLevel next = levels.get((index + 1) % levels.size());
-        setThinkingLevel(next);
-        return Optional.of(next);
     }
 
-    private void switchTo(Model next, String source) {
-        model = next;
-        thinking = ThinkingSupport.clamp(next, preferred);
-        context.persist("defaultProvider", next.provider());
-        context.persist("defaultModel", next.id());
-        observer.modelChanged(next, thinking, source);
+    /**
+     * Returns to the model and level a resumed session last used (either may be null: keep the
+     * current one); a model no longer usable is not restored. Not persisted as the defaults.
+     */
+    void restore(Model saved, ThinkingLevel savedThinking) {
+        synchronized (writeLock) {
+            ModelChoice before = choice.get();
+            boolean switching = saved != null && usable(saved) && !saved.selector().equals(before.model().selector());
+            if (switching) {
+                switchTo(saved, savedThinking, Source.RESTORE, false);
+            } else if (savedThinking != null) {
+                publish(before.withPreferred(savedThinking));
+            }
+        }
+    }
+
+    /** {@link #switchTo(Model, ThinkingLevel, Source, boolean, Model)} whose original is the replaced model. */
+    public ModelChoice switchTo(Model to, ThinkingLevel level, Source source, boolean persistAsDefault) {
+        return switchTo(to, level, source, persistAsDefault, null);
+    }
+
+    /**
+     * Switches to {@code to} from the next request; the caller has checked that it may be used.
+     *
+     * @param level the thinking level to ask for from now on; null keeps the preferred level
+     * @param persistAsDefault whether {@code to} becomes {@code defaultProvider}/{@code defaultModel}
+     *     in the global settings (user choices yes; resume and fallback switches no)
+     * @param original the model a fallback episode started from, recorded with fallback entries;
+     *     null means the replaced model (the first switch of an episode)
+     * @return the choice now in force
+     */
+    public ModelChoice switchTo(Model to, ThinkingLevel level, Source source, boolean persistAsDefault,
+            Model original) {
+        synchronized (writeLock) {
+            ModelChoice before = choice.get();
+            ModelChoice now = publish(ModelChoice.of(to, level != null ? level : before.preferred()));
+            if (persistAsDefault) {
+                context.persist("defaultProvider", to.provider());
+                context.persist("defaultModel", to.id());
+            }
+            observer.modelChanged(new Switched(now, before.model(), source,
+                    original != null ? original : before.model(), persistAsDefault));
+            return now;
+        }
+    }
+
+    private ModelChoice publish(ModelChoice next) {
+        choice.set(next);
+        return next;
     }
 }

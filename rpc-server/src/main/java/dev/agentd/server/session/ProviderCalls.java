@@ -57,7 +57,8 @@ final class ProviderCalls {
 
     private AgentMessage.Assistant call(String systemPrompt, List<AgentMessage> messages,
             List<ToolDefinition> tools, StreamListener listener, CancellationToken cancel) {
-        Model model = models.current();
+        ModelChoice choice = models.choice(); // one snapshot: the level always belongs to the model
+        Model model = choice.model();
         Optional<Provider> provider = context.providers().forModel(model);
         if (provider.isEmpty()) {
             return failure(model, noProvider(model));
@@ -69,7 +70,7 @@ final class ProviderCalls {
                 return failure(model, noKey(model));
             }
         }
-        StreamRequest request = new StreamRequest(model, systemPrompt, messages, tools, models.thinkingLevel(), key,
+        StreamRequest request = new StreamRequest(model, systemPrompt, messages, tools, choice.effective(), key,
                 context.models().headers(model), sessionId.get());
         try {
             return provider.get().stream(request, listener, cancel);

@@ -45,8 +45,21 @@ final class SessionJournal implements Conversation.Journal {
         file.retract(message);
     }
 
-    void modelChanged(Model model, String reason) {
-        file.appendModelChange(model.provider(), model.id(), reason, null, null);
+    /** The model a new file starts with: an entry as pi writes it, {@code {provider, modelId}}. */
+    void modelChanged(Model model) {
+        file.appendModelChange(model.provider(), model.id(), null, null, null);
+    }
+
+    /**
+     * A switch. User choices and resume are written as pi writes them; fallback switches add
+     * {@code reason} and the original model (FALLBACK §5.6), which resume uses to return to it.
+     */
+    void modelChanged(Model model, ModelControl.Source source, Model original) {
+        if (source.fallback()) {
+            file.appendModelChange(model.provider(), model.id(), source.wire(), original.provider(), original.id());
+        } else {
+            modelChanged(model);
+        }
     }
 
     void thinkingChanged(ThinkingLevel level) {

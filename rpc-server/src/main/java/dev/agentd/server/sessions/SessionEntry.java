@@ -35,8 +35,10 @@ public sealed interface SessionEntry {
             AgentMessage message) implements SessionEntry {}
 
     /**
-     * The model changed. {@code reason} is absent for a user's choice and {@code fallback} /
-     * {@code fallback-revert} for automatic switches, which also name the original model.
+     * The model changed. {@code reason} is absent for a user's choice or a resume (pi writes only
+     * {@code provider} and {@code modelId}) and {@code fallback} / {@code fallback-revert} for
+     * automatic switches, which also name the original model: the one the fallback episode started
+     * from, to which a resume returns (FALLBACK §5.6).
      */
     @WireType("model_change")
     record ModelChange(String id, @JsonInclude(JsonInclude.Include.ALWAYS) String parentId, String timestamp,

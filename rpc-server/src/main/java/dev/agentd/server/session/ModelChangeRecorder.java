@@ -1,0 +1,26 @@
+package dev.agentd.server.session;
+
+import dev.agentd.protocol.event.AgentEvent;
+
+/** What a model or thinking change leaves behind: a session-file entry and a {@code model_changed} event. */
+final class ModelChangeRecorder implements ModelControl.Observer {
+    private final SessionJournal journal;
+    private final EventBus bus;
+
+    ModelChangeRecorder(SessionJournal journal, EventBus bus) {
+        this.journal = journal;
+        this.bus = bus;
+    }
+
+    @Override
+    public void modelChanged(ModelControl.Switched change) {
+        journal.modelChanged(change.now().model(), change.source(), change.original());
+        bus.publish(new AgentEvent.ModelChanged(change.now().model(), change.now().effective(),
+                change.source().wire()));
+    }
+
+    @Override
+    public void thinkingChanged(ModelChoice now) {
+        journal.thinkingChanged(now.effective());
+    }
+}
