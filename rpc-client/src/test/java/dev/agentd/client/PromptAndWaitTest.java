@@ -175,8 +175,9 @@ class PromptAndWaitTest {
         onPrompt(AGENT_START);
         start();
 
+        // Long enough for the prompt's response and agent_start to arrive on a loaded machine.
         RpcTimeoutException e = assertThrows(RpcTimeoutException.class,
-                () -> client.promptAndWait("hi", Duration.ofMillis(300)));
+                () -> client.promptAndWait("hi", Duration.ofMillis(1_500)));
         assertTrue(e.getMessage().contains("runActive=true"), e.getMessage());
     }
 
@@ -218,7 +219,8 @@ class PromptAndWaitTest {
         // An older pi server: agent_end has no willRetry; the retry is announced right after it.
         onPrompt(AGENT_START, assistantEnd("error"), agentEnd(null), retryStart(1),
                 AGENT_START, assistantEnd("stop"), retryEnd(true, 1, null), agentEnd(null));
-        List<AgentEvent> events = start(Duration.ofSeconds(1)).promptAndWait("hi", LONG).events();
+        // The grace only has to cover reading the next line; 3 s lets a loaded machine stall.
+        List<AgentEvent> events = start(Duration.ofSeconds(3)).promptAndWait("hi", LONG).events();
 
         assertEquals(8, events.size());
         assertInstanceOf(AgentEvent.AgentEnd.class, events.get(7));

@@ -41,6 +41,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -125,8 +126,9 @@ public final class Daemon {
         SessionPaths sessionPaths = options.noSession() ? null
                 : options.sessionDir() != null ? SessionPaths.flat(options.sessionDir().toAbsolutePath())
                 : new SessionPaths(dirs.sessionsDir());
+        // Seeded from the clock: cheap at startup, unlike SecureRandom; jitter need not be unguessable.
         SessionContext context = new SessionContext(models, providers, auth, settings, scheduler, tools,
-                systemPrompt::build, cwd, sessionPaths);
+                systemPrompt::build, cwd, sessionPaths, new Random());
         SessionFile sessionFile = openSession(options, sessionPaths, cwd, scheduler);
         StartupTrace.mark("tools+session-file");
 

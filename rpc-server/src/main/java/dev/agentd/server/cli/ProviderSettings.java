@@ -14,6 +14,7 @@ final class ProviderSettings {
         return new ProviderTimeouts(
                 settings.integer("retry.provider.connectTimeoutMs", defaults.connectMs(), 1, max),
                 settings.integer("retry.provider.streamStartTimeoutMs", defaults.streamStartMs(), 1, max),
-                settings.integer("retry.provider.streamIdleTimeoutMs", defaults.streamIdleMs(), 1, max));
+                settings.integer("retry.provider.streamIdleTimeoutMs", defaults.streamIdleMs(), 1, max),
+                settings.integer("retry.provider.streamFirstEventTimeoutMs", defaults.firstEventMs(), 1, max));
     }
 }

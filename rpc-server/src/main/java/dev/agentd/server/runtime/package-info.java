@@ -2,5 +2,18 @@
  * Process-wide primitives every other package may use: time and delayed execution
  * ({@link dev.agentd.server.runtime.Scheduler}) and cooperative cancellation
  * ({@link dev.agentd.server.runtime.CancellationToken}). Imports nothing from agentd.
+ *
+ * <p><b>Clocks.</b> Durations, deadlines and intervals use {@code Scheduler.monotonicMs()};
+ * {@code Scheduler.now()} (wall clock) is only for timestamps that leave the process. A value that
+ * another process reads (a shared file) must be epoch milliseconds, since a monotonic reading
+ * means nothing outside the process that took it.
+ *
+ * <p><b>Scheduled tasks do not block.</b> Every timer of the daemon (retry wake-ups, stream
+ * watchdogs, faux pacing, cancellable sleeps) shares one scheduler, so a task only flips state,
+ * counts down a latch, closes a stream, or hands work to the thread that owns it (the run thread
+ * continues a retried run). Provider calls, file or stdout I/O and waits for a lock that a run may
+ * hold across I/O never happen in a task: they run on their own executor. As a safety net the
+ * real scheduler's timing thread never runs tasks itself, it hands each due task to a worker, so
+ * a task that does block (a run holding its lock while stdout is full) cannot delay the others.
  */
 package dev.agentd.server.runtime;

@@ -11,7 +11,9 @@ import dev.agentd.server.tools.ToolRegistry;
 import dev.agentd.server.sessions.SessionPaths;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Random;
 import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,6 +22,9 @@ import org.slf4j.LoggerFactory;
  *
  * @param systemPrompt built per request (it names the date and the tools)
  * @param sessionPaths where new session files go; null keeps sessions in memory (--no-session)
+ * @param random the one source of randomness for decisions (jitter of cooldowns, see
+ *     {@code runtime.Jitter}), injected so tests can seed it; shared across threads, so it must be
+ *     thread-safe ({@link Random} is)
  */
 public record SessionContext(
         ModelRegistry models,
@@ -30,7 +35,11 @@ public record SessionContext(
         ToolRegistry tools,
         Supplier<String> systemPrompt,
         Path cwd,
-        SessionPaths sessionPaths) {
+        SessionPaths sessionPaths,
+        RandomGenerator random) {
+
+    /** The seed used when no random source is given. */
+    public static final long FIXED_SEED = 0x5EEDL;
 
     private static final Logger LOG = LoggerFactory.getLogger(SessionContext.class);
 
@@ -38,6 +47,14 @@ public record SessionContext(
      * Applies a settings toggle now and persists it to the global file. A file that cannot be
      * written (malformed, read-only) is reported on stderr; the toggle still applies in memory.
      */
+    /** Without a random source: a fixed seed, so a context built without one stays reproducible. */
+    public SessionContext(ModelRegistry models, ProviderRegistry providers, AuthStore auth, SettingsStore settings,
+            Scheduler scheduler, ToolRegistry tools, Supplier<String> systemPrompt, Path cwd,
+            SessionPaths sessionPaths) {
+        this(models, providers, auth, settings, scheduler, tools, systemPrompt, cwd, sessionPaths,
+                new Random(FIXED_SEED));
+    }
+
     public void persist(String key, Object value) {
         JsonNode node = Json.mapper().valueToTree(value);
         try {

@@ -14,11 +14,14 @@ class ProviderSettingsTest {
     @Test
     void defaultsThenConfiguredValuesThenMalformedOnesFallBack() throws IOException {
         SettingsStore settings = SettingsStore.inMemory();
-        assertEquals(new ProviderTimeouts(10_000, 120_000, 120_000), ProviderSettings.timeouts(settings.current()));
+        assertEquals(new ProviderTimeouts(10_000, 120_000, 120_000, 300_000), ProviderSettings.timeouts(settings.current()));
         settings.set("retry.provider.connectTimeoutMs", Json.mapper().getNodeFactory().numberNode(2_000));
         settings.set("retry.provider.streamStartTimeoutMs", Json.mapper().getNodeFactory().numberNode(30_000));
         settings.set("retry.provider.streamIdleTimeoutMs", Json.mapper().getNodeFactory().numberNode(45_000));
         assertEquals(new ProviderTimeouts(2_000, 30_000, 45_000), ProviderSettings.timeouts(settings.current()));
+        settings.set("retry.provider.streamFirstEventTimeoutMs", Json.mapper().getNodeFactory().numberNode(90_000));
+        assertEquals(new ProviderTimeouts(2_000, 30_000, 45_000, 90_000), ProviderSettings.timeouts(settings.current()));
+        settings.set("retry.provider.streamFirstEventTimeoutMs", Json.mapper().getNodeFactory().numberNode(-1));
         settings.set("retry.provider.streamIdleTimeoutMs", Json.mapper().getNodeFactory().numberNode(0));
         settings.set("retry.provider.connectTimeoutMs", Json.mapper().getNodeFactory().textNode("fast"));
         assertEquals(new ProviderTimeouts(10_000, 30_000, 120_000), ProviderSettings.timeouts(settings.current()));

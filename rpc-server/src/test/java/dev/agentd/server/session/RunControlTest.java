@@ -20,6 +20,11 @@ class RunControlTest {
         }
 
         @Override
+        public long monotonicMs() {
+            return 0;
+        }
+
+        @Override
         public Cancellable schedule(long delayMs, Runnable task) {
             Thread timer = new Thread(task, "eager-timer");
             timer.start();

@@ -8,12 +8,17 @@ import java.util.PriorityQueue;
 
 /**
  * Fake time for unit tests: nothing runs until {@link #advance} moves the clock past a task's due
- * time; due tasks then run on the advancing thread, in due order.
+ * time; due tasks then run on the advancing thread, in due order. {@link #advance} moves the wall
+ * clock and the monotonic clock together; {@link #setWallClock} moves only the wall clock, as an
+ * administrator or NTP would, so tests can show that durations ignore it.
  */
 public final class FakeScheduler implements Scheduler {
     private final PriorityQueue<Task> tasks = new PriorityQueue<>(
             Comparator.comparingLong(Task::due).thenComparingLong(Task::sequence));
-    private long now = 1_700_000_000_000L;
+    /** Monotonic time: what task due times are measured on. Its origin is arbitrary. */
+    private long now = 5_000_000L;
+    /** The wall clock minus the monotonic clock. */
+    private long wallOffset = 1_700_000_000_000L - now;
     private long sequence;
 
     private final class Task implements Cancellable {
@@ -48,7 +53,17 @@ public final class FakeScheduler implements Scheduler {
 
     @Override
     public synchronized long now() {
+        return now + wallOffset;
+    }
+
+    @Override
+    public synchronized long monotonicMs() {
         return now;
+    }
+
+    /** Sets the wall clock to {@code epochMs}; the monotonic clock and pending tasks are unaffected. */
+    public synchronized void setWallClock(long epochMs) {
+        wallOffset = epochMs - now;
     }
 
     @Override

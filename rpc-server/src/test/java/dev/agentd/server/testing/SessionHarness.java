@@ -29,6 +29,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.function.Predicate;
 
 /**
@@ -37,6 +38,8 @@ import java.util.function.Predicate;
  */
 public final class SessionHarness implements AutoCloseable {
     public final FakeScheduler scheduler = new FakeScheduler();
+    /** The session's random source (jitter), seeded so runs repeat. */
+    public final Random random = new Random(42);
     public final FauxScript script = new FauxScript();
     public final FauxProvider faux = new FauxProvider(script, scheduler, 0);
     public final SettingsStore settings;
@@ -55,7 +58,7 @@ public final class SessionHarness implements AutoCloseable {
         SessionPaths paths = builder.persistent ? new SessionPaths(builder.dir.resolve("sessions")) : null;
         SessionContext context = new SessionContext(new ModelRegistry(models), new ProviderRegistry(providers),
                 auth, settings, scheduler, new ToolRegistry(builder.tools), () -> "system prompt", builder.dir,
-                paths);
+                paths, random);
         SessionFile file = builder.sessionFile != null ? builder.sessionFile
                 : SessionFile.create(paths == null ? null : paths.newFile(builder.dir, scheduler.now()),
                         builder.dir.toString(), null, scheduler::now);

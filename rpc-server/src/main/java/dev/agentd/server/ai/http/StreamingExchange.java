@@ -8,6 +8,7 @@ import dev.agentd.server.runtime.Scheduler;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -58,8 +59,10 @@ public final class StreamingExchange {
             if (cancel.isCancelled()) {
                 return new ExchangeResult.Aborted();
             }
+            // Built first: a cold JVM's HTTP/TLS class loading is not the provider's silence.
+            HttpClient client = clients.get(timeouts.connectMs());
             watchdog.start();
-            HttpResponse<InputStream> response = kill.send(clients.get(timeouts.connectMs()), request);
+            HttpResponse<InputStream> response = kill.send(client, request);
             InputStream body = new FirstByte(kill.attach(response.body()), watchdog::firstByte);
             int status = response.statusCode();
             if (status >= 300 || isJson(response)) {
@@ -69,13 +72,13 @@ public final class StreamingExchange {
             boolean ended = new SseParser(new SseParser.Handler() {
                 @Override
                 public boolean onEvent(SseEvent event) {
-                    watchdog.activity();
+                    watchdog.event();
                     return handler.onEvent(event);
                 }
 
                 @Override
                 public void onComment(String comment) {
-                    watchdog.activity();
+                    watchdog.comment();
                     handler.onComment(comment);
                 }
             }).parse(body);
@@ -120,12 +123,16 @@ public final class StreamingExchange {
         if (cancel.isCancelled()) {
             return new ExchangeResult.Aborted();
         }
-        StreamWatchdog.Phase fired = watchdog.fired();
-        if (fired == StreamWatchdog.Phase.START) {
+        StreamWatchdog.Limit fired = watchdog.fired();
+        if (fired == StreamWatchdog.Limit.START) {
             return new ExchangeResult.TimedOut(ErrorTypes.STREAM_START_TIMEOUT,
                     "stream start timeout after " + watchdog.limitMs(fired) + " ms");
         }
-        if (fired == StreamWatchdog.Phase.IDLE) {
+        if (fired == StreamWatchdog.Limit.FIRST_EVENT) {
+            return new ExchangeResult.TimedOut(ErrorTypes.STREAM_START_TIMEOUT,
+                    "stream start timeout: no stream event within " + watchdog.limitMs(fired) + " ms");
+        }
+        if (fired == StreamWatchdog.Limit.IDLE) {
             return new ExchangeResult.TimedOut(ErrorTypes.STREAM_IDLE_TIMEOUT,
                     "stream idle timeout after " + watchdog.limitMs(fired) + " ms");
         }
@@ -183,7 +190,7 @@ public final class StreamingExchange {
         private volatile CompletableFuture<HttpResponse<InputStream>> pending;
         private volatile InputStream body;
 
-        HttpResponse<InputStream> send(java.net.http.HttpClient client, HttpRequest request)
+        HttpResponse<InputStream> send(HttpClient client, HttpRequest request)
                 throws ExecutionException, InterruptedException {
             pending = client.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
             if (killed) {

@@ -255,8 +255,9 @@ class AnthropicFailuresTest {
 
     @Test
     void aSlowDripWithinTheIdleLimitSucceeds() {
-        timeouts = new ProviderTimeouts(5_000, 5_000, 400);
-        server.enqueue(sse(textReply("a", "b", "c")).withDelay(100)); // 9 events ≈ 0.8 s in all
+        // 9 events 250 ms apart: 2 s in all, longer than the limit; each gap leaves ~1 s to spare
+        timeouts = new ProviderTimeouts(5_000, 5_000, 1_200);
+        server.enqueue(sse(textReply("a", "b", "c")).withDelay(250));
         AgentMessage.Assistant reply = send();
         assertEquals(StopReason.STOP, reply.stopReason(), reply.errorMessage());
         assertEquals("abc", reply.text());
@@ -279,7 +280,8 @@ class AnthropicFailuresTest {
         AgentMessage.Assistant aborted = reply.join();
         long tookMs = Duration.ofNanos(System.nanoTime() - before).toMillis();
 
-        assertTrue(tookMs < 1_000, "abort took " + tookMs + " ms");
+        // The stream would run 10 s; the bound is loose so that a loaded machine does not fail it.
+        assertTrue(tookMs < 3_000, "abort took " + tookMs + " ms");
         assertEquals(StopReason.ABORTED, aborted.stopReason());
         assertEquals("Request was aborted", aborted.errorMessage());
         assertFalse(aborted.text().isEmpty(), "partial content is kept");
