@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.server.runtime.OwnFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -46,6 +47,8 @@ import org.slf4j.LoggerFactory;
 public final class SessionFile {
     private static final Logger LOG = LoggerFactory.getLogger(SessionFile.class);
     private static final ObjectMapper MAPPER = Json.mapper();
+    /** Loaded whole into memory; far above any real session, far below the heap. */
+    static final long MAX_LOAD_BYTES = 512L * 1024 * 1024;
 
     private final Path path;
     private final SessionHeader header;
@@ -89,6 +92,11 @@ public final class SessionFile {
 
     /** Reads a session file. A bad last line is ignored; a file without a valid header is refused. */
     public static SessionFile load(Path file, LongSupplier clock) throws IOException {
+        OwnFiles.requireOpenable(file, "a session file"); // before opening: a FIFO blocks, /dev/zero never ends
+        long size = Files.size(file);
+        if (size > MAX_LOAD_BYTES) {
+            throw new IOException("session file " + file + " is too large to load (" + size + " bytes)");
+        }
         byte[] bytes = Files.readAllBytes(file);
         List<int[]> lines = splitLines(bytes);
         if (lines.isEmpty()) {
