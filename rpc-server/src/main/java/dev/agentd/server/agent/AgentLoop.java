@@ -100,8 +100,8 @@ public final class AgentLoop {
 
     private void deliver(AgentMessage message, List<AgentMessage> added) {
         emit.accept(new AgentEvent.MessageStart(message));
+        conversation.append(message); // persisted before message_end: what the client saw ended survives a kill
         emit.accept(new AgentEvent.MessageEnd(message));
-        conversation.append(message);
         added.add(message);
     }
 
@@ -130,8 +130,8 @@ public final class AgentLoop {
             // Providers that fail before the reply starts (an HTTP error) never reported a start.
             emit.accept(new AgentEvent.MessageStart(reply));
         }
-        emit.accept(new AgentEvent.MessageEnd(reply));
         conversation.append(reply);
+        emit.accept(new AgentEvent.MessageEnd(reply));
         return reply;
     }
 
@@ -183,8 +183,8 @@ public final class AgentLoop {
         AgentMessage.ToolResult message = new AgentMessage.ToolResult(call.id(), call.name(), result.content(),
                 result.details(), result.isError(), clock.getAsLong());
         emit.accept(new AgentEvent.MessageStart(message));
-        emit.accept(new AgentEvent.MessageEnd(message));
         conversation.append(message);
+        emit.accept(new AgentEvent.MessageEnd(message));
         return message;
     }
 }

@@ -33,6 +33,7 @@ import dev.agentd.server.sessions.SessionPaths;
 import dev.agentd.server.tools.SystemPrompt;
 import dev.agentd.server.tools.ToolRegistry;
 import dev.agentd.server.tools.Tools;
+import dev.agentd.server.tools.ToolEnvironment;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -91,6 +92,8 @@ public final class Daemon {
         AuthStore auth = AuthStore.load(dirs.authFile(), secrets, scheduler);
         ModelsConfig modelsConfig = ModelsConfig.load(dirs.modelsFile());
         modelsConfig.apiKeySpecs().forEach(auth::setModelsJsonKey);
+        ToolEnvironment.alsoStrip(modelsConfig.apiKeySpecs().values());
+        modelsConfig.providers().forEach(provider -> ToolEnvironment.alsoStrip(provider.headerSpecs().values()));
         StartupTrace.mark("config");
 
         FauxScript script = new FauxScript();

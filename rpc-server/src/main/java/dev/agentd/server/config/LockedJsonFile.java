@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.json.Json;
+import dev.agentd.server.runtime.OwnFiles;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -52,6 +53,7 @@ public final class LockedJsonFile {
         if (!Files.exists(file)) {
             return mapper.createObjectNode();
         }
+        OwnFiles.requireOpenable(file, "a JSON state file"); // a FIFO or /dev/zero must fail fast
         JsonNode parsed;
         try {
             parsed = mapper.readTree(Files.readString(file, StandardCharsets.UTF_8));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.json.Json;
+import dev.agentd.server.runtime.OwnFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -135,6 +136,7 @@ public final class SettingsStore {
             return mapper.createObjectNode();
         }
         try {
+            OwnFiles.requireOpenable(file, "a settings file"); // a FIFO would block startup forever
             JsonNode parsed = mapper.readTree(Files.readString(file, StandardCharsets.UTF_8));
             if (parsed instanceof ObjectNode object) {
                 return object;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.server.runtime.OwnFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -35,6 +36,10 @@ import org.slf4j.LoggerFactory;
  *       becomes its sibling: rebuilding the context from the path root→leaf skips it.</li>
  *   <li>Loading tolerates a truncated or garbled last line (a crash mid-write): it is ignored, and
  *       cut off before the next append so new lines start clean.</li>
+ *   <li>A failed append (disk full) never glues the next line onto torn bytes: the file is cut back
+ *       to its last whole line and the lines not written yet are retried, in order, with the next
+ *       append. On load, an entry whose parent is missing (an unreadable line in the middle) is
+ *       attached to the entry before it, so one bad line never cuts the earlier history off.</li>
  *   <li>Without a path (--no-session) everything stays in memory.</li>
  * </ul>
  * Thread-safe; the run thread appends, commands read.
@@ -42,6 +47,8 @@ import org.slf4j.LoggerFactory;
 public final class SessionFile {
     private static final Logger LOG = LoggerFactory.getLogger(SessionFile.class);
     private static final ObjectMapper MAPPER = Json.mapper();
+    /** Loaded whole into memory; far above any real session, far below the heap. */
+    static final long MAX_LOAD_BYTES = 512L * 1024 * 1024;
 
     private final Path path;
     private final SessionHeader header;
@@ -53,9 +60,21 @@ public final class SessionFile {
     private boolean onDisk;
     private enum Tail { CLEAN, ADD_NEWLINE, TRUNCATE }
 
+    /** Writes one buffer; a seam so tests can make the disk fill up mid-line. */
+    @FunctionalInterface
+    interface ChannelWriter {
+        int write(FileChannel channel, ByteBuffer buffer) throws IOException;
+    }
+
     private Tail repairTail = Tail.CLEAN;
+    /** Bytes of the file known to be whole lines (with TRUNCATE: the length to cut back to). */
     private long validLength;
     private boolean warnedWriteFailure;
+    /** Lines of entries appended after the file exists but not written yet (a failed write). */
+    private final List<byte[]> unwritten = new ArrayList<>();
+    /** Entries loaded with a missing parent → the entry they follow in the file instead. */
+    private final Map<String, String> adoptedParents = new HashMap<>();
+    private ChannelWriter writer = FileChannel::write;
 
     private SessionFile(Path path, SessionHeader header, LongSupplier clock, boolean onDisk) {
         this.path = path;
@@ -73,6 +92,11 @@ public final class SessionFile {
 
     /** Reads a session file. A bad last line is ignored; a file without a valid header is refused. */
     public static SessionFile load(Path file, LongSupplier clock) throws IOException {
+        OwnFiles.requireOpenable(file, "a session file"); // before opening: a FIFO blocks, /dev/zero never ends
+        long size = Files.size(file);
+        if (size > MAX_LOAD_BYTES) {
+            throw new IOException("session file " + file + " is too large to load (" + size + " bytes)");
+        }
         byte[] bytes = Files.readAllBytes(file);
         List<int[]> lines = splitLines(bytes);
         if (lines.isEmpty()) {
@@ -93,7 +117,14 @@ public final class SessionFile {
         for (int i = 1; i < lines.size(); i++) {
             int[] line = lines.get(i);
             try {
-                session.add(decode((ObjectNode) MAPPER.readTree(bytes, line[0], line[1])));
+                SessionEntry entry = decode((ObjectNode) MAPPER.readTree(bytes, line[0], line[1]));
+                String previous = session.leafId;
+                if (entry.parentId() != null && !session.byId.containsKey(entry.parentId()) && previous != null
+                        && entry.id() != null) {
+                    // Its parent was on an unreadable line: keep the chain through the entry before it.
+                    session.adoptedParents.put(entry.id(), previous);
+                }
+                session.add(entry);
                 lastLineReadable = true;
             } catch (IOException | ClassCastException e) {
                 lastLineReadable = false;
@@ -103,7 +134,9 @@ public final class SessionFile {
         if (bytes.length > 0 && bytes[bytes.length - 1] != '\n') {
             // The tail has no line feed: cut a broken tail off, or end a complete one, before appending.
             session.repairTail = lastLineReadable ? Tail.ADD_NEWLINE : Tail.TRUNCATE;
-            session.validLength = lastIndexOf(bytes, (byte) '\n') + 1L;
+            session.validLength = lastLineReadable ? bytes.length : lastIndexOf(bytes, (byte) '\n') + 1L;
+        } else {
+            session.validLength = bytes.length;
         }
         return session;
     }
@@ -169,7 +202,10 @@ public final class SessionFile {
             }
             writeAll();
         } else {
-            write(List.of(line(entry)));
+            unwritten.add(line(entry));
+            if (write(unwritten)) {
+                unwritten.clear();
+            }
         }
     }
 
@@ -201,34 +237,53 @@ public final class SessionFile {
         }
     }
 
-    /** Appends whole lines with one write each. */
+    /**
+     * Appends whole lines with one write each, after repairing the tail. The channel has no
+     * user-space buffer: once this returns, the lines are in the file for any later reader, a
+     * killed process included.
+     */
     private boolean write(List<byte[]> lines) {
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.APPEND)) {
             if (repairTail == Tail.TRUNCATE) {
                 channel.truncate(validLength);
             } else if (repairTail == Tail.ADD_NEWLINE) {
-                channel.write(ByteBuffer.wrap(new byte[] {'\n'}));
+                writeFully(channel, new byte[] {'\n'});
+                validLength = channel.size();
             }
             repairTail = Tail.CLEAN;
             for (byte[] line : lines) {
-                ByteBuffer buffer = ByteBuffer.wrap(line);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
+                writeFully(channel, line);
             }
+            validLength = channel.size();
             warnedWriteFailure = false;
             return true;
         } catch (IOException e) {
+            if (repairTail == Tail.CLEAN) {
+                // Part of a line may have reached the file: cut back to the last whole line first next time.
+                repairTail = Tail.TRUNCATE;
+            }
             reportWriteFailure(e);
             return false;
         }
     }
 
+    private void writeFully(FileChannel channel, byte[] bytes) throws IOException {
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        while (buffer.hasRemaining()) {
+            writer.write(channel, buffer);
+        }
+    }
+
+    /** Test seam: how buffers reach the channel. */
+    synchronized void writeThrough(ChannelWriter writer) {
+        this.writer = writer;
+    }
+
     private void reportWriteFailure(IOException e) {
         if (!warnedWriteFailure) {
             warnedWriteFailure = true;
-            LOG.warn("could not write session file {}: {}; the session continues in memory", path, e.toString());
+            LOG.warn("could not write session file {}: {}; unwritten entries are retried with the next one", path, e.toString());
         }
     }
 
@@ -262,9 +317,10 @@ public final class SessionFile {
     private List<SessionEntry> branchTo(String id) {
         List<SessionEntry> path = new ArrayList<>();
         SessionEntry entry = id == null ? null : byId.get(id);
-        while (entry != null) {
+        while (entry != null && path.size() <= entries.size()) { // bounded: a corrupt file may loop
             path.add(entry);
-            entry = entry.parentId() == null ? null : byId.get(entry.parentId());
+            String parent = adoptedParents.getOrDefault(entry.id(), entry.parentId());
+            entry = parent == null ? null : byId.get(parent);
         }
         Collections.reverse(path);
         return path;

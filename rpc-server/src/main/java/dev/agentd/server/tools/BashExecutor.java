@@ -24,6 +24,13 @@ import org.slf4j.LoggerFactory;
  * it arrives (throttled) and its tail is kept within the {@link Truncation} budget, the complete
  * output going to a temp file when it does not fit.
  *
+ * <p>Tools stay out of the protocol's lane: the command's stdin is /dev/null and its stdout a pipe
+ * to us; it runs under an intermediate shell, so {@code $PPID} is that shell (whose stdout is our
+ * pipe) rather than the daemon, and {@code > /proc/$PPID/fd/1} lands in the tool output. The
+ * environment has no credentials ({@link ToolEnvironment}). Limit: a command that looks up the
+ * daemon's pid itself can still open its descriptors through /proc; only running tools as another
+ * user or in another namespace prevents that.
+ *
  * <p>When the command ends normally but a background job it started still holds the output pipe,
  * the result is returned after a short drain and the job is left running (users start servers
  * with {@code &}); its further output is discarded.
@@ -35,6 +42,8 @@ public final class BashExecutor {
     static final Duration KILL_GRACE = Duration.ofMillis(500);
     /** Upper bound of one wait, so a missed wake-up can never stall the loop for long. */
     private static final long MAX_WAIT_MS = 1000;
+    /** Longer timeouts mean "none": nanosecond arithmetic would overflow (about 292 years). */
+    static final Duration MAX_TIMEOUT = Duration.ofDays(365L * 100);
 
     private final String shell;
     private final String setsid;
@@ -72,9 +81,12 @@ public final class BashExecutor {
         if (setsid != null) {
             argv.add(setsid);
         }
-        argv.addAll(List.of(shell, "-c", command));
-        Process process = new ProcessBuilder(argv).directory(cwd.toFile()).redirectErrorStream(true)
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+        // The outer shell stays as the command's parent ("; exit" prevents its exec optimisation).
+        argv.addAll(List.of(shell, "-c", "\"$0\" -c \"$1\"; exit $?", shell, command));
+        ProcessBuilder builder = new ProcessBuilder(argv).directory(cwd.toFile()).redirectErrorStream(true)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        ToolEnvironment.strip(builder.environment());
+        Process process = builder.start();
         ProcessTree tree = new ProcessTree(process, setsid != null);
         tree.track();
         Wakeup wakeup = new Wakeup();
@@ -116,7 +128,8 @@ public final class BashExecutor {
     private Ending await(Process process, Thread reader, OutputBuffer buffer, CancellationToken cancel,
             Duration timeout, Wakeup wakeup, Consumer<String> sink) throws InterruptedException {
         long start = System.nanoTime();
-        long deadline = timeout == null ? Long.MAX_VALUE : start + timeout.toNanos();
+        long deadline = timeout == null || timeout.compareTo(MAX_TIMEOUT) >= 0 ? Long.MAX_VALUE
+                : start + timeout.toNanos();
         long emittedVersion = 0;
         long lastEmit = 0;
         boolean emitted = false;

@@ -40,7 +40,9 @@ public final class BashTool extends BaseTool {
         if (timeoutSeconds != null && timeoutSeconds <= 0) {
             throw new ToolException("Invalid arguments for bash: 'timeout' must be a positive number of seconds");
         }
-        Duration timeout = timeoutSeconds == null ? null : Duration.ofMillis(Math.round(timeoutSeconds * 1000));
+        // A huge (or infinite) timeout is clamped, never an overflow: beyond the cap it means no timeout.
+        Duration timeout = timeoutSeconds == null || timeoutSeconds * 1000 >= BashExecutor.MAX_TIMEOUT.toMillis()
+                ? null : Duration.ofMillis(Math.round(timeoutSeconds * 1000));
         BashExecution run;
         try {
             run = executor.run(command, cwd, timeout, cancel,

@@ -23,6 +23,8 @@ import java.util.function.Consumer;
  */
 public final class EditTool extends BaseTool {
     private static final String BOM = "\uFEFF";
+    /** The whole file is held a few times over (bytes, text, result): keep that far from the heap's size. */
+    static final long MAX_BYTES = 64L * 1024 * 1024;
     private static final ToolParams PARAMS = ToolParams.builder()
             .required("path", Type.STRING, "Path to the file to edit (relative to the working directory, or absolute)")
             .required("oldText", Type.STRING, "Exact text to find; must occur exactly once in the file")
@@ -45,12 +47,18 @@ public final class EditTool extends BaseTool {
         if (Files.isDirectory(file)) {
             throw new ToolException("Path is a directory: " + raw);
         }
+        PathResolver.requireOpenable(file, raw);
         String oldText = normalize(args.string("oldText"));
         String newText = normalize(args.string("newText"));
         if (oldText.isEmpty()) {
             throw new ToolException("Invalid arguments for edit: 'oldText' must not be empty");
         }
         try {
+            long size = Files.size(file);
+            if (size > MAX_BYTES) {
+                throw new ToolException("File too large to edit: " + raw + " is " + Truncation.formatSize(size)
+                        + " (limit " + Truncation.formatSize(MAX_BYTES) + "); use bash tools such as sed instead");
+            }
             byte[] bytes = Files.readAllBytes(file);
             if (FileKind.detect(bytes).kind() != FileKind.Kind.TEXT) {
                 throw new ToolException("Cannot edit binary file: " + raw);

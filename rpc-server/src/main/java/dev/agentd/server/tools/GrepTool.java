@@ -6,11 +6,7 @@ import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.message.ContentBlock;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.tools.ToolParams.Type;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -29,6 +25,8 @@ import java.util.regex.PatternSyntaxException;
 public final class GrepTool extends BaseTool {
     static final int DEFAULT_LIMIT = 100;
     static final int MAX_LINE_CHARS = 500;
+    /** Longer lines are searched in their first this many chars only: memory and regex effort stay bounded. */
+    static final int MAX_SCAN_CHARS = 256 * 1024;
     private static final ToolParams PARAMS = ToolParams.builder()
             .required("pattern", Type.STRING, "Java regular expression to search for (or plain text with literal=true)")
             .optional("path", Type.STRING, "Directory or file to search (default: the working directory)")
@@ -61,7 +59,7 @@ public final class GrepTool extends BaseTool {
         if (!Files.exists(root)) {
             throw new ToolException("Path not found: " + raw);
         }
-        Search search = new Search(pattern, context, limit);
+        Search search = new Search(pattern, context, limit, cancel);
         if (Files.isDirectory(root)) {
             new FileWalker(cancel).walk(root, entry -> {
                 if (!entry.directory() && (glob == null || glob.matches(entry.relative()))) {
@@ -70,6 +68,7 @@ public final class GrepTool extends BaseTool {
                 return !search.limitReached();
             });
         } else {
+            PathResolver.requireOpenable(root, raw);
             search.file(root, root.getFileName().toString());
         }
         if (cancel.isCancelled()) {
@@ -94,6 +93,10 @@ public final class GrepTool extends BaseTool {
         if (shown.truncated()) {
             notes.add("Output truncated at " + Truncation.formatSize(Truncation.MAX_BYTES) + ".");
             details.set("truncation", shown.toJson());
+        }
+        if (search.linesNotFullySearched) {
+            notes.add("Lines longer than " + MAX_SCAN_CHARS + " characters were searched in their first "
+                    + MAX_SCAN_CHARS + " only.");
         }
         if (search.linesCut) {
             notes.add("Some lines were cut to " + MAX_LINE_CHARS + " characters; use read to see them in full.");
@@ -121,14 +124,17 @@ public final class GrepTool extends BaseTool {
         private final Pattern pattern;
         private final int context;
         private final int limit;
+        private final CancellationToken cancel;
         final List<String> out = new ArrayList<>();
         int matches;
         boolean linesCut;
+        boolean linesNotFullySearched;
 
-        Search(Pattern pattern, int context, int limit) {
+        Search(Pattern pattern, int context, int limit, CancellationToken cancel) {
             this.pattern = pattern;
             this.context = context;
             this.limit = limit;
+            this.cancel = cancel;
         }
 
         boolean limitReached() {
@@ -141,28 +147,28 @@ public final class GrepTool extends BaseTool {
                     return;
                 }
                 scan(file, label);
+            } catch (ToolException e) {
+                throw e;
             } catch (IOException | RuntimeException e) {
                 // An unreadable file is skipped, as grep -s does.
             }
         }
 
         private void scan(Path file, String label) throws IOException {
-            Deque<String> before = new ArrayDeque<>();
+            Deque<BoundedLines.Line> before = new ArrayDeque<>();
             long lineNo = 0;
             long lastPrinted = 0;
             int afterLeft = 0;
-            try (BufferedReader reader = new BufferedReader(new InputStreamReader(Files.newInputStream(file),
-                    StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
-                            .onUnmappableCharacter(CodingErrorAction.REPLACE)))) {
-                String line;
-                while ((line = reader.readLine()) != null) {
+            try (BoundedLines reader = new BoundedLines(file, MAX_SCAN_CHARS, cancel)) {
+                BoundedLines.Line line;
+                while ((line = reader.next()) != null) {
                     lineNo++;
-                    if (!limitReached() && pattern.matcher(line).find()) {
+                    if (!limitReached() && matches(line, label, lineNo)) {
                         long first = lineNo - before.size();
                         if (context > 0 && lastPrinted > 0 && first > lastPrinted + 1) {
                             out.add("--");
                         }
-                        for (String previous : before) {
+                        for (BoundedLines.Line previous : before) {
                             out.add(label + "-" + first++ + "- " + cut(previous));
                         }
                         before.clear();
@@ -186,12 +192,65 @@ public final class GrepTool extends BaseTool {
             }
         }
 
-        private String cut(String line) {
+        /**
+         * {@code java.util.regex} backtracks recursively: a nested group on a long line overflows the
+         * stack, and a catastrophic pattern may run for ages. Both become a tool error, never a
+         * wedged run: the stack overflow is caught here, and the text checks abort as it is read.
+         */
+        private boolean matches(BoundedLines.Line line, String label, long lineNo) {
+            if (line.cut()) {
+                linesNotFullySearched = true;
+            }
+            try {
+                return pattern.matcher(new AbortableText(line.text(), cancel)).find();
+            } catch (StackOverflowError e) {
+                throw new ToolException("Pattern too complex for line " + lineNo + " of " + label + " ("
+                        + line.length() + " chars): simplify it (avoid repeated groups such as (a|b)+) or use "
+                        + "literal=true");
+            }
+        }
+
+        private String cut(BoundedLines.Line line) {
             if (line.length() <= MAX_LINE_CHARS) {
-                return line;
+                return line.text();
             }
             linesCut = true;
-            return Truncation.truncateLine(line, MAX_LINE_CHARS);
+            return line.shown(MAX_LINE_CHARS);
+        }
+    }
+
+    /** A line whose reading checks for abort now and then, so a runaway regex can be stopped. */
+    private static final class AbortableText implements CharSequence {
+        private final String text;
+        private final CancellationToken cancel;
+        private int reads;
+
+        AbortableText(String text, CancellationToken cancel) {
+            this.text = text;
+            this.cancel = cancel;
+        }
+
+        @Override
+        public int length() {
+            return text.length();
+        }
+
+        @Override
+        public char charAt(int index) {
+            if ((++reads & 0xFFF) == 0 && cancel.isCancelled()) {
+                throw new ToolException("Search aborted");
+            }
+            return text.charAt(index);
+        }
+
+        @Override
+        public CharSequence subSequence(int start, int end) {
+            return new AbortableText(text.substring(start, end), cancel);
+        }
+
+        @Override
+        public String toString() {
+            return text;
         }
     }
 }

@@ -118,6 +118,8 @@ final class OutputBuffer implements AutoCloseable {
         fileOpened = true;
         try {
             filePath = Files.createTempFile("agentd-bash-", ".log");
+            // Kept for the user while the daemon runs (its path is in the result), removed at exit.
+            filePath.toFile().deleteOnExit();
             file = new BufferedWriter(Files.newBufferedWriter(filePath, StandardCharsets.UTF_8));
             // The window still holds everything: trimming starts only far beyond the budget.
             file.append(window);

@@ -1,5 +1,6 @@
 package dev.agentd.server.tools;
 
+import dev.agentd.server.runtime.OwnFiles;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 
@@ -51,5 +52,15 @@ public final class PathResolver {
         } catch (InvalidPathException e) {
             throw new ToolException("Invalid path: " + raw);
         }
+    }
+
+    /**
+     * Refuses, before anything opens it, a path that is not a plain file: a FIFO (opening blocks
+     * beyond abort), a device, or one of the daemon's own streams (SPEC: stdout is protocol only).
+     */
+    public static void requireOpenable(Path file, String raw) {
+        OwnFiles.refusal(file).ifPresent(reason -> {
+            throw new ToolException("Cannot use " + raw + ": " + reason);
+        });
     }
 }

@@ -6,11 +6,7 @@ import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.message.ContentBlock;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.tools.ToolParams.Type;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
@@ -47,6 +43,7 @@ public final class ReadTool extends BaseTool {
         if (Files.isDirectory(file)) {
             throw new ToolException("Path is a directory: " + raw + ". Use ls to list its contents.");
         }
+        PathResolver.requireOpenable(file, raw);
         try {
             FileKind kind = FileKind.detect(file);
             return switch (kind.kind()) {
@@ -76,17 +73,15 @@ public final class ReadTool extends BaseTool {
         Truncation.Head head = new Truncation.Head(Truncation.MAX_LINES, Truncation.MAX_BYTES);
         long lineNo = 0;
         long selectedEnd = limit == null ? Long.MAX_VALUE : (long) offset - 1 + limit;
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(Files.newInputStream(file),
-                StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
-                        .onUnmappableCharacter(CodingErrorAction.REPLACE)))) {
-            String line;
-            while ((line = reader.readLine()) != null) {
+        try (BoundedLines reader = new BoundedLines(file, Truncation.MAX_LINE_CHARS + 1, cancel)) {
+            BoundedLines.Line line;
+            while ((line = reader.next()) != null) {
                 lineNo++;
-                if (lineNo == 1 && line.startsWith("\uFEFF")) {
-                    line = line.substring(1);
+                if (lineNo == 1 && line.text().startsWith("\uFEFF")) {
+                    line = new BoundedLines.Line(line.text().substring(1), line.length() - 1);
                 }
                 if (lineNo >= offset && lineNo <= selectedEnd) {
-                    head.add(Truncation.truncateLine(line, Truncation.MAX_LINE_CHARS));
+                    head.add(line.shown(Truncation.MAX_LINE_CHARS));
                 }
                 if ((lineNo & 0xFFF) == 0 && cancel.isCancelled()) {
                     throw new ToolException("Read aborted");

@@ -31,6 +31,7 @@ public final class WriteTool extends BaseTool {
         if (Files.isDirectory(file)) {
             throw new ToolException("Path is a directory: " + raw);
         }
+        PathResolver.requireOpenable(file, raw);
         byte[] bytes = args.string("content").getBytes(StandardCharsets.UTF_8);
         try {
             Path parent = file.getParent();

@@ -1,13 +1,20 @@
 package dev.agentd.server.ai.http;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * Replaces a request's own secrets (its API key and configured header values) with
- * {@code <redacted>} in any text agentd echoes: error bodies, transport causes. Short values are
+ * {@code <redacted>} in any text agentd echoes: error bodies, transport causes — also in the
+ * encodings an echo commonly uses (URL, base64, JSON escapes). Short values are
  * left alone, since replacing "1" or "true" everywhere would mangle messages and protect nothing.
  */
 public final class Redactor {
@@ -29,9 +36,69 @@ public final class Redactor {
                 secrets.add(value);
             }
         }
+        Set<String> forms = new LinkedHashSet<>();
+        for (String secret : secrets) {
+            forms.addAll(encodings(secret));
+        }
+        List<String> all = new ArrayList<>(forms);
         // Longest first, so a key that contains another secret is replaced whole.
-        secrets.sort(Comparator.comparingInt(String::length).reversed());
-        return new Redactor(List.copyOf(secrets));
+        all.sort(Comparator.comparingInt(String::length).reversed());
+        return new Redactor(List.copyOf(all));
+    }
+
+    /**
+     * The secret as servers and libraries commonly echo it: raw, URL-encoded (upper- and
+     * lower-case hex), base64 (standard and URL-safe, with and without padding) and JSON-escaped
+     * (an escaped slash, and every character as a backslash-u escape, which a client decodes to the key).
+     */
+    static Set<String> encodings(String secret) {
+        Set<String> forms = new LinkedHashSet<>();
+        forms.add(secret);
+        String url = URLEncoder.encode(secret, StandardCharsets.UTF_8);
+        forms.add(url);
+        forms.add(url.replace("+", "%20"));
+        forms.add(lowerHexEscapes(url));
+        byte[] bytes = secret.getBytes(StandardCharsets.UTF_8);
+        String base64 = Base64.getEncoder().encodeToString(bytes);
+        forms.add(base64);
+        forms.add(stripPadding(base64));
+        String urlSafe = Base64.getUrlEncoder().encodeToString(bytes);
+        forms.add(urlSafe);
+        forms.add(stripPadding(urlSafe));
+        forms.add(secret.replace("/", "\\/"));
+        StringBuilder upper = new StringBuilder();
+        StringBuilder lower = new StringBuilder();
+        for (int i = 0; i < secret.length(); i++) {
+            String hex = String.format("%04x", (int) secret.charAt(i));
+            lower.append("\\u").append(hex);
+            upper.append("\\u").append(hex.toUpperCase(Locale.ROOT));
+        }
+        forms.add(lower.toString());
+        forms.add(upper.toString());
+        forms.removeIf(form -> form.length() < MIN_SECRET_LENGTH);
+        return forms;
+    }
+
+    private static String stripPadding(String base64) {
+        int end = base64.length();
+        while (end > 0 && base64.charAt(end - 1) == '=') {
+            end--;
+        }
+        return base64.substring(0, end);
+    }
+
+    /** {@code %2F} → {@code %2f}: both are valid, and servers differ. */
+    private static String lowerHexEscapes(String url) {
+        StringBuilder out = new StringBuilder(url.length());
+        for (int i = 0; i < url.length(); i++) {
+            char c = url.charAt(i);
+            out.append(c);
+            if (c == '%' && i + 2 < url.length()) {
+                out.append(Character.toLowerCase(url.charAt(i + 1))).append(Character.toLowerCase(url.charAt(i + 2)));
+                i += 2;
+            }
+        }
+        return out.toString();
     }
 
     public String apply(String text) {

@@ -1,0 +1,37 @@
+package dev.agentd.server.ai.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RedactorTest {
+    static final String KEY = "sk-TESTSECRET/slash+plus=0010";
+
+    @Test
+    void rawUrlEncodedBase64AndJsonEscapedEchoesAreRedacted() {
+        Redactor redactor = Redactor.of(KEY, List.of());
+        StringBuilder unicode = new StringBuilder();
+        KEY.chars().forEach(c -> unicode.append(String.format("\\u%04x", c)));
+        List<String> echoes = List.of(KEY, URLEncoder.encode(KEY, StandardCharsets.UTF_8),
+                URLEncoder.encode(KEY, StandardCharsets.UTF_8).replace("%2F", "%2f").replace("%2B", "%2b").replace("%3D", "%3d"),
+                Base64.getEncoder().encodeToString(KEY.getBytes(StandardCharsets.UTF_8)),
+                Base64.getUrlEncoder().withoutPadding().encodeToString(KEY.getBytes(StandardCharsets.UTF_8)),
+                KEY.replace("/", "\\/"), unicode.toString(), unicode.toString().toUpperCase().replace("\\U", "\\u"));
+        for (String echo : echoes) {
+            String out = redactor.apply("invalid key '" + echo + "' given");
+            assertEquals("invalid key '" + Redactor.MARK + "' given", out, echo);
+        }
+    }
+
+    @Test
+    void shortValuesAndOrdinaryTextAreLeftAlone() {
+        Redactor redactor = Redactor.of("abc", List.of("true"));
+        assertEquals("abc is true", redactor.apply("abc is true"));
+        assertFalse(Redactor.of(KEY, List.of()).apply("Unauthorized: check your key").contains(Redactor.MARK));
+    }
+}
