@@ -17,7 +17,7 @@ import java.util.Map;
 /**
  * The package rules of docs/ARCHITECTURE.md ("Packages", "Stdout") as ArchUnit rules. Each
  * package's {@code package-info.java} "May import" line says the same thing as its row in
- * {@link #MAY_IMPORT}: change both together.
+ * {@link #MAY_IMPORT} ({@code PackageInfoTest} checks that): change both together.
  *
  * <p>The rules are built over a root package rather than {@code dev.agentd.server} itself, so
  * that {@code LayerRulesFixtureTest} can run the very same rules against deliberately broken
