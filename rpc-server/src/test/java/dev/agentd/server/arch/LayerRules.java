@@ -10,12 +10,12 @@ import com.tngtech.archunit.lang.ArchRule;
 import java.io.FileDescriptor;
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The package rules of docs/ARCHITECTURE.md ("Packages", "Stdout") as ArchUnit rules. Each
+ * The package rules of docs/ARCHITECTURE.md (§2 packages, §7 stdout) as ArchUnit rules. Each
  * package's {@code package-info.java} "May import" line says the same thing as its row in
  * {@link #MAY_IMPORT} ({@code PackageInfoTest} checks that): change both together.
  *
@@ -33,13 +33,13 @@ final class LayerRules {
     /**
      * Package (relative to the root) → what it may import from agentd besides itself. An entry is a
      * package ({@code ai}), a package with its subpackages ({@code ai..}), a class and its nested
-     * classes ({@code ai.ToolDefinition}), {@link #PROTOCOL}, or {@link #RECORDS}. Everything outside agentd (the
-     * JDK, Jackson, slf4j, jsonrpc4j) is not governed here.
+     * classes ({@code ai.ToolDefinition}), {@link #PROTOCOL}, or {@link #RECORDS}. Everything
+     * outside agentd (the JDK, Jackson, slf4j, jsonrpc4j) is not governed here.
      */
     static final Map<String, List<String>> MAY_IMPORT = table();
 
     private static Map<String, List<String>> table() {
-        Map<String, List<String>> t = new LinkedHashMap<>();
+        Map<String, List<String>> t = new HashMap<>();
         t.put("cli", List.of(PROTOCOL, "rpc", "session", "agent", "ai..", "recovery", "compaction",
                 "config", "auth", "tools", "sessions", "runtime"));
         // rpc reads the values session's API returns (records such as RetryConfig) but calls no
