@@ -21,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One run of the agent (pi's agent loop, reference §7.2): stream a reply; run its tool calls in
+ * One run of the agent (pi's agent loop, SPEC §4): stream a reply; run its tool calls in
  * order, polling steering after each (remaining calls are skipped when a steering message waits);
  * loop while tools were called or steering is pending; then deliver follow-ups as new turns.
  * Emits every event of the run except {@code agent_end}, which the session emits once recovery

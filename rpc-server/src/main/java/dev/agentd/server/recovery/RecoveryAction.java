@@ -1,7 +1,7 @@
 package dev.agentd.server.recovery;
 
 /**
- * What the session does at the end of a run (ARCHITECTURE "one decision point"). The session
+ * What the session does at the end of a run (docs/ARCHITECTURE.md §4.1). The session
  * executes actions; it never decides. Model fallback adds actions here without touching the rest.
  */
 public sealed interface RecoveryAction {

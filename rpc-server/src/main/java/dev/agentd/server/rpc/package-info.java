@@ -3,7 +3,9 @@
  * ({@link dev.agentd.server.rpc.CommandRouter}, shared by both dialects) and writing every
  * response and event through the one output. {@code RpcMode} is the pi dialect; {@code
  * JsonRpcMode} the JSON-RPC 2.0 one, whose envelope agentd checks ({@code JsonRpcEnvelope}) and
- * whose method dispatch jsonrpc4j does ({@code JsonRpcDispatcher}). May import {@code session}
- * and below.
+ * whose method dispatch jsonrpc4j does ({@code JsonRpcDispatcher}). May import {@code protocol}
+ * and {@code session}; from the packages below it only records (the values session's API returns,
+ * such as {@code recovery.RetryConfig}), and {@code ai.faux.FauxScript}, since {@code faux_enqueue}
+ * feeds the daemon-wide faux script, which is not session state. It calls no service below session.
  */
 package dev.agentd.server.rpc;

@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One agent session: the single place where the agent loop, the recovery decision, the model
- * choice, the session file and the event stream are wired together (ARCHITECTURE "session").
+ * choice, the session file and the event stream are wired together (docs/ARCHITECTURE.md §5).
  *
  * <p>Threads: commands call in from the RPC reader; runs execute on one run thread (the only one
  * that changes the conversation); retry sleeps run on the injected scheduler. The phase and the

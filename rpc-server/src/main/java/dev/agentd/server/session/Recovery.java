@@ -20,7 +20,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The end of every run (ARCHITECTURE "one decision point"): gathers the facts, asks
+ * The end of every run (docs/ARCHITECTURE.md §4.1): gathers the facts, asks
  * {@link RecoveryPolicy} for an action, emits {@code agent_end} with {@code willRetry}, and carries
  * the action out — a retry sleep, a compaction, or the return to idle. Run thread only, except for
  * the chain state kept in {@link RunControl}.

@@ -17,7 +17,7 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
- * The RPC {@code bash} command (reference §2.1): runs a shell command at once, even while the
+ * The RPC {@code bash} command (SPEC §3.2): runs a shell command at once, even while the
  * agent streams, on its own thread; {@code abort_bash} kills it with its whole process tree. Each
  * finished command is handed over as a {@code bashExecution} message for the next prompt's context.
  */

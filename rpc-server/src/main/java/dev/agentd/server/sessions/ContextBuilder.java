@@ -6,7 +6,10 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Turns a branch of entries into the agent's working context (reference §11: compaction on the path). */
+/**
+ * Turns a branch of entries into the agent's working context (SPEC §7): the latest compaction on
+ * the path replaces the entries before its first kept entry with its summary.
+ */
 final class ContextBuilder {
     private ContextBuilder() {}
 

@@ -11,7 +11,7 @@ import dev.agentd.protocol.json.WireTypes;
 import dev.agentd.protocol.message.AgentMessage;
 
 /**
- * One line of a session file after the header (pi's version-3 format, reference §11). Every entry
+ * One line of a session file after the header (pi's version-3 format, SPEC §7). Every entry
  * has an 8-hex {@code id}, the {@code parentId} of the entry it follows in the tree (null for the
  * first) and an ISO-8601 {@code timestamp}. Unknown entry types are kept verbatim.
  */

@@ -25,7 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One session as a tree of entries, mirrored to a version-3 JSONL file (reference §11).
+ * One session as a tree of entries, mirrored to a version-3 JSONL file (SPEC §7).
  *
  * <ul>
  *   <li>Written lazily: nothing reaches the disk before the first assistant message; then the

@@ -1,7 +1,7 @@
 /**
  * The coding tools and their registry. A tool gets a call's arguments, a cancellation token and an
- * update sink; it never sees the session or the protocol. May import {@code protocol}, {@code ai}
- * (tool definitions) and {@code runtime}.
+ * update sink; it never sees the session or the wire. May import {@code protocol},
+ * {@code ai.ToolDefinition} (what a tool advertises to the model) and {@code runtime}.
  *
  * <p>Entry points for the daemon: {@link dev.agentd.server.tools.Tools#create} (the {@code --tools}
  * selection), {@link dev.agentd.server.tools.SystemPrompt} and

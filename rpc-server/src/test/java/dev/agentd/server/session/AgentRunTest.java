@@ -29,7 +29,7 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The agent loop through the session: event order (reference §7.3), tools, queues, abort. */
+/** The agent loop through the session: event order (SPEC §3.4), tools, queues, abort. */
 class AgentRunTest {
     @TempDir
     Path dir;

@@ -3,7 +3,7 @@ package dev.agentd.server.ai.catalog;
 import dev.agentd.protocol.message.Usage;
 import dev.agentd.protocol.model.Model;
 
-/** Token counts priced with a model's $/million rates (reference §12.3: cost = price × tokens / 1e6). */
+/** Token counts priced with a model's $/million rates (SPEC §6.1: cost = price × tokens / 1e6). */
 public final class Pricing {
     private Pricing() {}
 

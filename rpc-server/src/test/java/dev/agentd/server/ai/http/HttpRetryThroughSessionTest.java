@@ -11,6 +11,7 @@ import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.server.ai.Provider;
+import dev.agentd.server.ai.wiring.HttpProviders;
 import dev.agentd.server.runtime.SystemScheduler;
 import dev.agentd.server.testing.SessionHarness;
 import dev.agentd.server.testing.http.AnthropicWire;

@@ -1,7 +1,11 @@
-package dev.agentd.server.ai.http;
+package dev.agentd.server.ai.wiring;
 
 import dev.agentd.server.ai.Provider;
 import dev.agentd.server.ai.anthropic.AnthropicProvider;
+import dev.agentd.server.ai.http.HttpReplyStreamer;
+import dev.agentd.server.ai.http.LazyHttpClient;
+import dev.agentd.server.ai.http.ProviderTimeouts;
+import dev.agentd.server.ai.http.StreamingExchange;
 import dev.agentd.server.ai.openai.OpenAiCompletionsProvider;
 import dev.agentd.server.runtime.Scheduler;
 import java.util.List;
