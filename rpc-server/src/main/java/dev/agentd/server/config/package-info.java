@@ -3,6 +3,6 @@
  * replaces wholesale), key paths as segments, typed reads with defaults and one warning per
  * malformed value, and atomic locked writes ({@code LockedJsonFile}) of runtime toggles and of
  * global-only values.
- * May import {@code protocol} (the ObjectMapper) only.
+ * May import {@code protocol} (the ObjectMapper) and {@code runtime} (the own-file check).
  */
 package dev.agentd.server.config;

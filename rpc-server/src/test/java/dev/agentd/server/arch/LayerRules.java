@@ -58,10 +58,10 @@ final class LayerRules {
         t.put("ai.wiring", List.of("ai", "ai.http", "ai.anthropic", "ai.openai", "runtime"));
         t.put("recovery", List.of(PROTOCOL, "ai", "compaction", "config"));
         t.put("compaction", List.of(PROTOCOL, "config", "runtime"));
-        t.put("config", List.of(PROTOCOL));
+        t.put("config", List.of(PROTOCOL, "runtime"));
         t.put("auth", List.of(PROTOCOL, "runtime"));
         t.put("tools", List.of(PROTOCOL, "ai.ToolDefinition", "runtime"));
-        t.put("sessions", List.of(PROTOCOL));
+        t.put("sessions", List.of(PROTOCOL, "runtime"));
         t.put("runtime", List.of());
         return Map.copyOf(t);
     }
