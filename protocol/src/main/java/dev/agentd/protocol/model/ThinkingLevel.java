@@ -4,14 +4,18 @@ import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
 import java.util.Optional;
 
-/** Reasoning effort requested from a model; {@code off} disables reasoning. */
+/**
+ * Reasoning effort requested from a model, lowest first (the order clamping and cycling use);
+ * {@code off} disables reasoning, {@code max} is the most a model offers beyond {@code xhigh}.
+ */
 public enum ThinkingLevel {
     OFF("off"),
     MINIMAL("minimal"),
     LOW("low"),
     MEDIUM("medium"),
     HIGH("high"),
-    XHIGH("xhigh");
+    XHIGH("xhigh"),
+    MAX("max");
 
     private final String wire;
 

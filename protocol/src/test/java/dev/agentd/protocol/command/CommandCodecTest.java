@@ -63,6 +63,18 @@ class CommandCodecTest {
     }
 
     @Test
+    void everyThinkingLevelRoundTripsByItsWireNameInOrder() throws Exception {
+        assertEquals(List.of("off", "minimal", "low", "medium", "high", "xhigh", "max"),
+                java.util.Arrays.stream(ThinkingLevel.values()).map(ThinkingLevel::wire).toList(),
+                "clamping and cycling rely on this order");
+        for (ThinkingLevel level : ThinkingLevel.values()) {
+            String json = "{\"type\":\"set_thinking_level\",\"level\":\"" + level.wire() + "\"}";
+            assertEquals(new Command.SetThinkingLevel(level), decoded(json).command());
+            assertEquals(json, CommandCodec.encode(null, new Command.SetThinkingLevel(level)).toString());
+        }
+    }
+
+    @Test
     void decodesFieldsOfEveryShape() throws Exception {
         assertEquals(new Command.Prompt("look", List.of(new ContentBlock.Image("QUJD", "image/png")),
                         StreamingBehavior.FOLLOW_UP),
@@ -242,7 +254,7 @@ class CommandCodecTest {
         CommandCodec.Rejected level = rejected("{\"type\":\"set_thinking_level\",\"level\":\"bogus\",\"id\":\"e\"}");
         assertEquals("e", level.id());
         assertEquals("set_thinking_level", level.command());
-        assertEquals("Invalid field 'level': 'bogus' is not one of off, minimal, low, medium, high, xhigh",
+        assertEquals("Invalid field 'level': 'bogus' is not one of off, minimal, low, medium, high, xhigh, max",
                 level.error());
 
         assertEquals("Invalid field 'mode': 'ALL' is not one of all, one-at-a-time",

@@ -1,8 +1,8 @@
 package dev.agentd.server.ai;
 
 /**
- * The {@code errorType} values agentd sets itself on failures it detects (no provider involved).
- * All of them are transient.
+ * The {@code errorType} values agentd sets itself. The transport and stream failures are
+ * transient; {@link #REFUSAL} is final for the model that refused.
  */
 public final class ErrorTypes {
     public static final String CONNECTION = "connection_error";
@@ -11,6 +11,11 @@ public final class ErrorTypes {
     public static final String STREAM_IDLE_TIMEOUT = "stream_idle_timeout";
     /** The stream ended without its terminal event. */
     public static final String STREAM_TRUNCATED = "stream_truncated";
+    /**
+     * The model declined to answer (Anthropic {@code stop_reason:"refusal"}, OpenAI
+     * {@code delta.refusal}, a content filter): never retried on the same model.
+     */
+    public static final String REFUSAL = "refusal";
 
     private ErrorTypes() {}
 }

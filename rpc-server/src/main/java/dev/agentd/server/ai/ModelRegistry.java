@@ -43,25 +43,32 @@ public final class ModelRegistry {
     public record Selection(Model model, ThinkingLevel thinkingLevel) {}
 
     /**
-     * Resolves {@code id}, {@code provider/id} or {@code provider/id:thinking} (SPEC §2). The
-     * suffix is split at the last colon only when it names a thinking level, so ids containing
-     * colons (e.g. {@code llama3.1:8b}) survive. A bare id matches the first model with that id.
+     * Resolves {@code id}, {@code provider/id} or {@code provider/id:thinking} (SPEC §2), thinking
+     * one of off, minimal, low, medium, high, xhigh, max. The suffix is split at the last colon
+     * only when it names a thinking level, so ids containing colons (e.g. {@code llama3.1:8b})
+     * survive; when no model has the shortened id, the whole text is tried as the id (so
+     * {@code qwen3:max} stays a model, not qwen3 at level max). A bare id matches the first model
+     * with that id.
      */
     public Optional<Selection> resolve(String spec) {
         if (spec == null || spec.isBlank()) {
             return Optional.empty();
         }
         String body = spec.trim();
-        ThinkingLevel level = null;
         int colon = body.lastIndexOf(':');
         if (colon > 0) {
-            Optional<ThinkingLevel> parsed = ThinkingLevel.parse(body.substring(colon + 1));
-            if (parsed.isPresent()) {
-                level = parsed.get();
-                body = body.substring(0, colon);
+            Optional<ThinkingLevel> level = ThinkingLevel.parse(body.substring(colon + 1));
+            if (level.isPresent()) {
+                Optional<Selection> split = lookup(body.substring(0, colon), level.get());
+                if (split.isPresent()) {
+                    return split;
+                }
             }
         }
-        ThinkingLevel thinking = level;
+        return lookup(body, null);
+    }
+
+    private Optional<Selection> lookup(String body, ThinkingLevel thinking) {
         int slash = body.indexOf('/');
         if (slash > 0) {
             String provider = body.substring(0, slash);
@@ -71,8 +78,7 @@ public final class ModelRegistry {
                 return exact.map(model -> new Selection(model, thinking));
             }
         }
-        String id = body;
-        return models.stream().filter(model -> model.id().equals(id)).findFirst()
+        return models.stream().filter(model -> model.id().equals(body)).findFirst()
                 .map(model -> new Selection(model, thinking));
     }
 }

@@ -18,6 +18,11 @@ import java.util.regex.Pattern;
  * {@code 6m0s}); when none is usable, the body text ({@code try again in 120ms},
  * {@code retry after 30 seconds}, {@code "retryDelay":"30s"}, {@code retry-after-ms=N}). Of the
  * valid, non-negative hints of a source the largest wins; none gives null.
+ *
+ * <p>The text is the provider's, so the work is bounded: header values over
+ * {@link TextBounds#MAX_HEADER_CHARS} are ignored, bodies are read up to
+ * {@link TextBounds#MAX_HINT_SOURCE_CHARS}, every quantifier is possessive (no backtracking) and
+ * durations are read by a hand-written scanner instead of a repeated group.
  */
 public final class RetryHints {
     private static final List<String> RESET_TIMESTAMP_HEADERS = List.of(
@@ -25,20 +30,21 @@ public final class RetryHints {
             "anthropic-ratelimit-input-tokens-reset", "anthropic-ratelimit-output-tokens-reset");
     private static final List<String> RESET_DURATION_HEADERS = List.of(
             "x-ratelimit-reset-requests", "x-ratelimit-reset-tokens");
-    private static final Pattern NUMBER = Pattern.compile("\\d+(?:\\.\\d+)?");
-    /** A Go-style duration: one or more number+unit parts ({@code 1h2m3.5s}, {@code 120ms}). */
-    private static final Pattern DURATION_PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|µs|ms|s|m|h)");
-    private static final Pattern DURATION = Pattern.compile("(?:\\d+(?:\\.\\d+)?(?:ns|us|µs|ms|s|m|h))+");
-    private static final String UNIT_WORDS = "(milliseconds?|millis|msecs?|seconds?|secs?|minutes?|mins?|hours?|hrs?)";
-    private static final Pattern TRY_AGAIN = Pattern.compile(
-            "(?:try again|retry) in\\s+(\\d+(?:\\.\\d+)?(?:[a-zµ]+\\d*(?:\\.\\d+)?)*)(?:\\s*" + UNIT_WORDS + "\\b)?",
+    /** Longer numbers are no hint; it also keeps {@code parseDouble} off megabytes of digits. */
+    private static final int MAX_NUMBER_CHARS = 32;
+    /** A Go-style duration has a handful of parts ({@code 1h2m3.5s}); more is not a duration. */
+    private static final int MAX_DURATION_PARTS = 8;
+    private static final Pattern NUMBER = Pattern.compile("\\d++(?:\\.\\d++)?+");
+    private static final String UNIT_WORDS = "milliseconds?|millis|msecs?|seconds?|secs?|minutes?|mins?|hours?|hrs?";
+    private static final Pattern UNIT_WORD = Pattern.compile(UNIT_WORDS, Pattern.CASE_INSENSITIVE);
+    /** Only the phrase; what follows it is read by {@link #scanHint}. */
+    static final Pattern TRY_AGAIN = Pattern.compile("(?:try again|retry) in\\s++", Pattern.CASE_INSENSITIVE);
+    static final Pattern RETRY_AFTER_TEXT = Pattern.compile(
+            "retry after\\s++(\\d++(?:\\.\\d++)?+)\\s*+(ms|s|m|h|" + UNIT_WORDS + ")?\\b",
             Pattern.CASE_INSENSITIVE);
-    private static final Pattern RETRY_AFTER_TEXT = Pattern.compile(
-            "retry after\\s+(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h|" + UNIT_WORDS.substring(1, UNIT_WORDS.length() - 1)
-                    + ")?\\b", Pattern.CASE_INSENSITIVE);
-    private static final Pattern RETRY_DELAY_JSON = Pattern.compile(
-            "\"retryDelay\"\\s*:\\s*\"(\\d+(?:\\.\\d+)?(?:ns|us|µs|ms|s|m|h)?)\"");
-    private static final Pattern RETRY_AFTER_MS_TEXT = Pattern.compile("retry-after-ms\\s*[=:]\\s*(\\d+(?:\\.\\d+)?)",
+    static final Pattern RETRY_DELAY_JSON = Pattern.compile(
+            "\"retryDelay\"\\s*+:\\s*+\"(\\d++(?:\\.\\d++)?+(?:ns|us|µs|ms|s|m|h)?+)\"");
+    static final Pattern RETRY_AFTER_MS_TEXT = Pattern.compile("retry-after-ms\\s*+[=:]\\s*+(\\d++(?:\\.\\d++)?+)",
             Pattern.CASE_INSENSITIVE);
 
     private RetryHints() {}
@@ -61,7 +67,7 @@ public final class RetryHints {
             }
             String key = name.toLowerCase(Locale.ROOT);
             for (String raw : values) {
-                if (raw == null || raw.isBlank()) {
+                if (raw == null || raw.isBlank() || raw.length() > TextBounds.MAX_HEADER_CHARS) {
                     continue;
                 }
                 String value = raw.trim();
@@ -81,15 +87,16 @@ public final class RetryHints {
         return best.value;
     }
 
-    /** The largest hint found in an error body's text. */
-    public static Long fromBody(String body) {
-        if (body == null || body.isBlank()) {
+    /** The largest hint found in an error body's text (its first {@link TextBounds#MAX_HINT_SOURCE_CHARS}). */
+    public static Long fromBody(String text) {
+        if (text == null || text.isBlank()) {
             return null;
         }
+        String body = TextBounds.cut(text, TextBounds.MAX_HINT_SOURCE_CHARS);
         Hint best = new Hint();
         Matcher m = TRY_AGAIN.matcher(body);
         while (m.find()) {
-            best.offer(m.group(2) != null ? scaled(m.group(1), m.group(2)) : durationOrSeconds(m.group(1)));
+            best.offer(scanHint(body, m.end()));
         }
         m = RETRY_AFTER_TEXT.matcher(body);
         while (m.find()) {
@@ -108,15 +115,40 @@ public final class RetryHints {
 
     /** A Go-style duration in milliseconds ({@code 6m0s}, {@code 1h2m3.5s}, {@code 120ms}), or null. */
     public static Long duration(String text) {
-        if (text == null || !DURATION.matcher(text.trim()).matches()) {
+        if (text == null) {
             return null;
         }
-        double ms = 0;
-        Matcher part = DURATION_PART.matcher(text.trim());
-        while (part.find()) {
-            ms += Double.parseDouble(part.group(1)) * unitMs(part.group(2));
+        String trimmed = text.trim();
+        Scan scan = new Scan(trimmed, 0);
+        Double ms = scan.goDuration();
+        return ms != null && scan.at == trimmed.length() ? toMillis(ms) : null;
+    }
+
+    /**
+     * What follows "try again in": a Go-style duration ({@code 6m0s}), a number and a unit word
+     * ({@code 2 minutes}, {@code 20sec}) or a bare number of seconds; null for anything else.
+     */
+    static Long scanHint(String text, int from) {
+        Scan scan = new Scan(text, from);
+        Double go = scan.goDuration();
+        if (go != null && !Character.isLetterOrDigit(scan.peek())) {
+            return toMillis(go);
         }
-        return toMillis(ms);
+        scan.at = from;
+        String number = scan.number();
+        if (number == null) {
+            return null;
+        }
+        int afterNumber = scan.at;
+        scan.spaces();
+        String word = scan.letters();
+        if (!word.isEmpty() && !Character.isLetter(scan.peek()) && UNIT_WORD.matcher(word).matches()) {
+            return scaled(number, word);
+        }
+        if (afterNumber < text.length() && Character.isLetter(text.charAt(afterNumber))) {
+            return null; // "5a", "1a1a…": not a hint
+        }
+        return number(number, 1000); // a bare number is seconds
     }
 
     private static Long durationOrSeconds(String text) {
@@ -149,7 +181,7 @@ public final class RetryHints {
     }
 
     private static Long number(String text, double factor) {
-        if (!NUMBER.matcher(text).matches()) {
+        if (text.length() > MAX_NUMBER_CHARS || !NUMBER.matcher(text).matches()) {
             return null;
         }
         return toMillis(Double.parseDouble(text) * factor);
@@ -181,6 +213,91 @@ public final class RetryHints {
             return null;
         }
         return (long) Math.ceil(ms);
+    }
+
+    /** A cursor over text; each method reads at most what it returns (linear overall). */
+    private static final class Scan {
+        private final String text;
+        int at;
+
+        Scan(String text, int at) {
+            this.text = text;
+            this.at = at;
+        }
+
+        char peek() {
+            return at < text.length() ? text.charAt(at) : ' ';
+        }
+
+        /** Digits with an optional fraction, or null (cursor unmoved) when none or too long. */
+        String number() {
+            int start = at;
+            int i = digits(at);
+            if (i == at) {
+                return null;
+            }
+            if (i + 1 < text.length() && text.charAt(i) == '.' && Character.isDigit(text.charAt(i + 1))) {
+                i = digits(i + 1);
+            }
+            if (i - start > MAX_NUMBER_CHARS) {
+                return null;
+            }
+            at = i;
+            return text.substring(start, i);
+        }
+
+        String letters() {
+            int start = at;
+            while (at < text.length() && (Character.isLetter(text.charAt(at))) && at - start <= 16) {
+                at++;
+            }
+            return text.substring(start, at);
+        }
+
+        void spaces() {
+            while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
+                at++;
+            }
+        }
+
+        /** One or more number+unit parts (ns, us, µs, ms, s, m, h) in ms, or null. */
+        Double goDuration() {
+            double ms = 0;
+            int parts = 0;
+            while (parts < MAX_DURATION_PARTS) {
+                int start = at;
+                String number = number();
+                if (number == null) {
+                    break;
+                }
+                String unit = goUnit();
+                if (unit == null) {
+                    at = start;
+                    break;
+                }
+                ms += Double.parseDouble(number) * unitMs(unit);
+                parts++;
+            }
+            return parts == 0 || Character.isDigit(peek()) ? null : ms;
+        }
+
+        private String goUnit() {
+            for (String unit : List.of("ns", "us", "µs", "ms", "s", "m", "h")) {
+                if (text.startsWith(unit, at)) {
+                    at += unit.length();
+                    return unit;
+                }
+            }
+            return null;
+        }
+
+        private int digits(int from) {
+            int i = from;
+            while (i < text.length() && Character.isDigit(text.charAt(i)) && i - from <= MAX_NUMBER_CHARS) {
+                i++;
+            }
+            return i;
+        }
     }
 
     /** Keeps the largest non-negative value offered. */

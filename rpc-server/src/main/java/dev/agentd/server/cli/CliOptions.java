@@ -36,7 +36,7 @@ public record CliOptions(
               --mode rpc|jsonrpc     wire protocol (default rpc: pi-compatible JSONL)
               --provider P           provider of the model to use
               --model M              model: id, provider/id or provider/id:thinking
-              --thinking LEVEL       off|minimal|low|medium|high|xhigh
+              --thinking LEVEL       off|minimal|low|medium|high|xhigh|max
               --no-session           keep the session in memory only
               --session-dir DIR      where session files go
               --session FILE         open this session file

@@ -140,7 +140,7 @@ public final class Daemon {
         ThinkingLevel thinking = selection.thinkingLevel();
         if (options.thinking() != null) {
             thinking = ThinkingLevel.parse(options.thinking()).orElseThrow(() -> new CliOptions.UsageException(
-                    "--thinking must be one of off, minimal, low, medium, high, xhigh; got '" + options.thinking()
+                    "--thinking must be one of off, minimal, low, medium, high, xhigh, max; got '" + options.thinking()
                             + "'"));
         }
         AgentSession session = new AgentSession(context, sessionFile, selection.model(), thinking, options.updates());

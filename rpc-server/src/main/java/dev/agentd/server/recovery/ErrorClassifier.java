@@ -3,16 +3,26 @@ package dev.agentd.server.recovery;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.server.ai.ErrorTypes;
+import dev.agentd.server.ai.TextBounds;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Decides whether a failed reply is worth retrying on the same model (SPEC §5.2). Structured facts
- * win over text: the provider's {@code x-should-retry} header, the HTTP status, the provider's error
- * type or code; only when none is known do the text patterns decide. Some classes are never
- * retried whatever else matches: aborted replies, context overflow (compaction handles it) and
- * billing, quota or spend exhaustion, even when it arrives as a 429.
+ * Classifies a reply's failure into one {@link ErrorClass} (FALLBACK.md §3, SPEC §5.2). Structured
+ * facts win over text: the provider's {@code x-should-retry} header, the HTTP status, the
+ * provider's error type or code; only when none is known do the text patterns decide. The order:
+ * <ol>
+ *   <li>not an error → {@code NONE} / {@code ABORTED}; {@code errorType:"refusal"} → {@code REFUSAL};</li>
+ *   <li>billing, quota or spend exhaustion (type or text, even as a 429) → {@code BILLING} / {@code QUOTA};</li>
+ *   <li>context overflow (SPEC §8.1) → {@code OVERFLOW}; an empty errorMessage → {@code HARD};</li>
+ *   <li>retryable or not, by {@code x-should-retry}, then the type, then the status, then the text;</li>
+ *   <li>a retryable error is {@code USAGE_LIMIT}, {@code RATE_LIMITED} or {@code TRANSIENT}; a final one
+ *       {@code CREDENTIAL_REJECTED}, {@code ACCESS_DENIED}, {@code REFUSAL} or {@code HARD}.</li>
+ * </ol>
+ * The text is the provider's: the type and message are cut ({@link TextBounds}) before any pattern
+ * sees them, and no pattern nests quantifiers or scans unboundedly from one start position, so a
+ * match costs linear time.
  */
 public final class ErrorClassifier {
     private static final Set<Integer> RETRYABLE_STATUS = Set.of(408, 409, 425, 429, 500, 502, 503, 504, 520, 521,
@@ -28,15 +38,23 @@ public final class ErrorClassifier {
     private static final Set<String> FINAL_TYPES = Set.of("authentication_error", "permission_error",
             "invalid_request_error", "not_found_error", "billing_error", "insufficient_quota",
             "invalid_api_key", "context_length_exceeded", "request_too_large");
+    private static final Set<String> CREDENTIAL_TYPES = Set.of("authentication_error", "invalid_api_key",
+            "invalid_grant");
+    private static final Set<String> ACCESS_TYPES = Set.of("permission_error", "permission_denied");
+    private static final Set<String> RATE_LIMIT_TYPES = Set.of("rate_limit_error", "rate_limit_exceeded",
+            "too_many_requests", "resource_exhausted");
 
-    /** Billing, quota and spend exhaustion: retrying the same account never helps. */
-    private static final Pattern EXHAUSTED = Pattern.compile(
-            "insufficient_quota|enforced_spend_limit_reached|[a-z_]*spend_limit_exceeded|credit balance|billing"
-                    + "|exceeded your current quota|quota exceeded|out of budget|purchase credits|credits required",
+    /** Quota, budget and spend limits (checked before billing: a spend-limit body may say "billing"). */
+    static final Pattern QUOTA = Pattern.compile(
+            "enforced_spend_limit_reached|spend_limit_exceeded|quota exceeded|out of budget",
+            Pattern.CASE_INSENSITIVE);
+    /** Money: credit balance, insufficient quota (OpenAI's code for an unpaid account), billing. */
+    static final Pattern BILLING = Pattern.compile(
+            "insufficient_quota|credit balance|billing|exceeded your current quota|purchase credits|credits required",
             Pattern.CASE_INSENSITIVE);
     /** "&lt;status&gt; &lt;body&gt;" messages of statuses that are never transient. */
     private static final Pattern FINAL_STATUS_PREFIX = Pattern.compile("^(400|401|403|404)\\b");
-    private static final Pattern TRANSIENT_TEXT = Pattern.compile(String.join("|",
+    static final Pattern TRANSIENT_TEXT = Pattern.compile(String.join("|",
             "overloaded",
             "rate.?limit", "usage.?limit", "too many requests",
             "(?<![\\w-])(?:429|500|502|503|504)(?![\\w-])",
@@ -45,50 +63,141 @@ public final class ErrorClassifier {
             "terminated", "stream idle timeout", "stream start timeout",
             "upstream.?connect", "reset before headers",
             "retry.?delay"), Pattern.CASE_INSENSITIVE);
-    private static final Pattern USAGE_LIMIT = Pattern.compile("usage.?limit|usage_limit_reached|limit_reached",
+    /** The 429 class (FALLBACK.md §3): whole-number 429 only, so a request id containing it is not one. */
+    static final Pattern RATE_LIMIT_TEXT = Pattern.compile(
+            "rate.?limit|too many requests|resource.?exhausted|(?<![\\w-])429(?![\\w-])", Pattern.CASE_INSENSITIVE);
+    static final Pattern USAGE_LIMIT = Pattern.compile("usage.?limit|usage_limit_reached|limit_reached",
             Pattern.CASE_INSENSITIVE);
+    /** A limit naming a model (or a model family) leaves the provider's other models usable. */
+    static final Pattern MODEL_SCOPED = Pattern.compile("model|premium|opus|sonnet|haiku|fable|mythos",
+            Pattern.CASE_INSENSITIVE);
+    static final Pattern CREDENTIAL_TEXT = Pattern.compile(String.join("|",
+            "unauthori[sz]ed", "authentication.(?:error|failed)", "invalid.x-api-key", "invalid.api.key",
+            "incorrect api key", "token has been revoked", "invalid_grant"), Pattern.CASE_INSENSITIVE);
+    static final Pattern ACCESS_TEXT = Pattern.compile(String.join("|",
+            "forbidden", "access denied", "not entitled", "insufficient permissions",
+            "model (?:is )?not available (?:for|on|with) (?:your|this) (?:plan|account|subscription)"),
+            Pattern.CASE_INSENSITIVE);
+    /** Anthropic's usage-policy block; the gap is bounded, so each start position costs a constant. */
+    static final Pattern REFUSAL_TEXT = Pattern.compile(
+            "triggered restrictions on|blocked under .{0,80}?usage policy", Pattern.CASE_INSENSITIVE);
 
     private ErrorClassifier() {}
 
-    /** True when the reply failed transiently and a same-model retry may succeed. */
-    public static boolean isRetryable(AgentMessage.Assistant message, long contextWindow) {
+    /** The reply's class and usage-limit scope (see the class comment for the order of the checks). */
+    public static Classification classify(AgentMessage.Assistant message, long contextWindow) {
+        if (message.stopReason() == StopReason.ABORTED) {
+            return Classification.of(ErrorClass.ABORTED);
+        }
         if (message.stopReason() != StopReason.ERROR) {
-            return false;
+            return Classification.of(OverflowDetector.isOverflow(message, contextWindow)
+                    ? ErrorClass.OVERFLOW : ErrorClass.NONE);
         }
-        String text = message.errorMessage();
+        String type = TextBounds.cut(message.errorType(), TextBounds.MAX_TYPE_CHARS);
+        String text = TextBounds.cut(message.errorMessage(), TextBounds.MAX_ERROR_MESSAGE_CHARS);
+        String lowerType = type == null ? null : type.toLowerCase(Locale.ROOT);
+        LimitScope scope = matches(USAGE_LIMIT, type) || matches(USAGE_LIMIT, text)
+                ? (matches(MODEL_SCOPED, text) ? LimitScope.MODEL : LimitScope.ACCOUNT) : null;
+        return new Classification(errorClass(message, contextWindow, lowerType, text, scope), scope);
+    }
+
+    private static ErrorClass errorClass(AgentMessage.Assistant message, long contextWindow, String type,
+            String text, LimitScope scope) {
+        if (ErrorTypes.REFUSAL.equals(type)) {
+            return ErrorClass.REFUSAL;
+        }
+        ErrorClass exhausted = exhausted(type, text);
+        if (exhausted != null) {
+            return exhausted;
+        }
+        if (OverflowDetector.isOverflow(message, contextWindow)) {
+            return ErrorClass.OVERFLOW;
+        }
         if (text == null || text.isBlank()) {
-            return false;
+            return ErrorClass.HARD;
         }
-        if (OverflowDetector.isOverflow(message, contextWindow) || isExhausted(message)) {
-            return false;
-        }
+        Integer status = message.errorStatus();
+        boolean retryable;
         if (message.shouldRetry() != null) {
-            return message.shouldRetry();
+            retryable = message.shouldRetry();
+        } else if (type != null && FINAL_TYPES.contains(type)) {
+            retryable = false;
+        } else if (status != null) {
+            retryable = RETRYABLE_STATUS.contains(status) || (type != null && RETRYABLE_TYPES.contains(type));
+        } else if (type != null && RETRYABLE_TYPES.contains(type)) {
+            retryable = true;
+        } else {
+            retryable = !FINAL_STATUS_PREFIX.matcher(text.trim()).find() && TRANSIENT_TEXT.matcher(text).find();
         }
-        String type = message.errorType() == null ? null : message.errorType().toLowerCase(Locale.ROOT);
-        if (type != null && FINAL_TYPES.contains(type)) {
-            return false;
+        return retryable ? retryableClass(status, type, text, scope) : finalClass(status, type, text);
+    }
+
+    private static ErrorClass exhausted(String type, String text) {
+        if (matches(QUOTA, type)) {
+            return ErrorClass.QUOTA;
         }
-        if (message.errorStatus() != null) {
-            return RETRYABLE_STATUS.contains(message.errorStatus()) || (type != null && RETRYABLE_TYPES.contains(type));
+        if (matches(BILLING, type)) {
+            return ErrorClass.BILLING;
         }
-        if (type != null && RETRYABLE_TYPES.contains(type)) {
-            return true;
+        if (matches(QUOTA, text)) {
+            return ErrorClass.QUOTA;
         }
-        if (FINAL_STATUS_PREFIX.matcher(text.trim()).find()) {
-            return false;
+        return matches(BILLING, text) ? ErrorClass.BILLING : null;
+    }
+
+    private static ErrorClass retryableClass(Integer status, String type, String text, LimitScope scope) {
+        if (scope != null) {
+            return ErrorClass.USAGE_LIMIT;
         }
-        return TRANSIENT_TEXT.matcher(text).find();
+        boolean rateLimited = (status != null && status == 429) || (type != null && RATE_LIMIT_TYPES.contains(type))
+                || RATE_LIMIT_TEXT.matcher(text).find();
+        return rateLimited ? ErrorClass.RATE_LIMITED : ErrorClass.TRANSIENT;
+    }
+
+    private static ErrorClass finalClass(Integer status, String type, String text) {
+        String leading = leadingStatus(text.trim());
+        if ((status != null && status == 401) || (type != null && CREDENTIAL_TYPES.contains(type))
+                || (status == null && "401".equals(leading))) {
+            return ErrorClass.CREDENTIAL_REJECTED;
+        }
+        if ((status != null && status == 403) || (type != null && ACCESS_TYPES.contains(type))
+                || (status == null && "403".equals(leading))) {
+            return ErrorClass.ACCESS_DENIED;
+        }
+        if (REFUSAL_TEXT.matcher(text).find()) {
+            return ErrorClass.REFUSAL;
+        }
+        if (status == null || status == 400) {
+            if (CREDENTIAL_TEXT.matcher(text).find()) {
+                return ErrorClass.CREDENTIAL_REJECTED;
+            }
+            if (ACCESS_TEXT.matcher(text).find()) {
+                return ErrorClass.ACCESS_DENIED;
+            }
+        }
+        return ErrorClass.HARD;
+    }
+
+    /** The "&lt;status&gt;" at the start of a "&lt;status&gt; &lt;body&gt;" message, or null. */
+    private static String leadingStatus(String text) {
+        var matcher = FINAL_STATUS_PREFIX.matcher(text);
+        return matcher.find() ? matcher.group(1) : null;
+    }
+
+    /** True when the reply failed transiently and a same-model retry may succeed (SPEC §5.2). */
+    public static boolean isRetryable(AgentMessage.Assistant message, long contextWindow) {
+        return classify(message, contextWindow).errorClass().retriedOnSameModel();
     }
 
     /** Billing, quota or spend exhaustion (by error type/code or text). */
     public static boolean isExhausted(AgentMessage.Assistant message) {
-        return matches(EXHAUSTED, message.errorType()) || matches(EXHAUSTED, message.errorMessage());
+        ErrorClass errorClass = classify(message, 0).errorClass();
+        return errorClass == ErrorClass.BILLING || errorClass == ErrorClass.QUOTA;
     }
 
     /** A usage-limit error: the account's plan window is spent; another credential may still work. */
     public static boolean isUsageLimit(AgentMessage.Assistant message) {
-        return matches(USAGE_LIMIT, message.errorType()) || matches(USAGE_LIMIT, message.errorMessage());
+        return classify(message, 0).scope() != null;
     }
 
     private static boolean matches(Pattern pattern, String text) {

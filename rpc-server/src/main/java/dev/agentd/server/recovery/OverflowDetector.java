@@ -2,45 +2,56 @@ package dev.agentd.server.recovery;
 
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.StopReason;
+import dev.agentd.server.ai.TextBounds;
+import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Context-overflow detection (SPEC §8.1): the providers' phrasings of "the prompt is larger than
- * the window", and the silent case where a successful reply reports more input tokens than the
- * model's context window. Overflow goes to compaction, never to retry.
+ * Context-overflow detection (SPEC §8.1): the providers' overflow codes and phrasings of "the
+ * prompt is larger than the window", and the silent case where a successful reply reports more
+ * input tokens than the model's context window. Overflow goes to compaction, never to retry. The
+ * message is cut to {@link TextBounds#MAX_ERROR_MESSAGE_CHARS} first and the one gap in a phrase is
+ * bounded, so matching is linear in the (bounded) text.
  */
 public final class OverflowDetector {
-    private static final Pattern PHRASES = Pattern.compile(String.join("|",
+    private static final Set<String> OVERFLOW_TYPES = Set.of("context_length_exceeded", "request_too_large",
+            "model_context_window_exceeded");
+    static final Pattern PHRASES = Pattern.compile(String.join("|",
             "prompt is too long",
             "input is too long for requested model",
             "exceeds the context window",
-            "input token count.*exceeds the maximum",
-            "maximum prompt length is \\d+",
+            "input token count.{0,200}?exceeds the maximum",
+            "maximum prompt length is \\d",
             "reduce the length of the messages",
-            "maximum context length is \\d+ tokens",
-            "exceeds the limit of \\d+",
+            "maximum context length is \\d++ tokens",
+            "exceeds the limit of \\d",
             "exceeds the available context size",
             "greater than the context length",
             "context window exceeds limit",
             "exceeded model token limit",
-            "too large for model with \\d+ maximum context length",
+            "too large for model with \\d++ maximum context length",
             "model_context_window_exceeded",
             "context[_ ]length[_ ]exceeded",
             "too many tokens",
             "token limit exceeded",
             "request_too_large"), Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
     /** Cerebras-style bodiless 400/413, and any 413 (request entity too large). */
-    private static final Pattern BODILESS = Pattern.compile("^4(00|13)\\s*(status code)?\\s*\\(no body\\)|^413\\b",
+    private static final Pattern BODILESS = Pattern.compile("^4(00|13)\\s*+(status code)?\\s*+\\(no body\\)|^413\\b",
             Pattern.CASE_INSENSITIVE);
 
     private OverflowDetector() {}
 
     public static boolean isOverflow(AgentMessage.Assistant message, long contextWindow) {
         if (message.stopReason() == StopReason.ERROR) {
-            String text = message.errorMessage();
             if (message.errorStatus() != null && message.errorStatus() == 413) {
                 return true;
             }
+            String type = TextBounds.cut(message.errorType(), TextBounds.MAX_TYPE_CHARS);
+            if (type != null && OVERFLOW_TYPES.contains(type.toLowerCase(Locale.ROOT))) {
+                return true;
+            }
+            String text = TextBounds.cut(message.errorMessage(), TextBounds.MAX_ERROR_MESSAGE_CHARS);
             return text != null && (PHRASES.matcher(text).find() || BODILESS.matcher(text.trim()).find());
         }
         return message.stopReason() == StopReason.STOP && contextWindow > 0

@@ -16,7 +16,8 @@ class ModelRegistryTest {
     }
 
     private final ModelRegistry registry = new ModelRegistry(List.of(model("openai", "gpt-5", true),
-            model("openrouter", "gpt-5", true), model("ollama", "llama3.1:8b", false)));
+            model("openrouter", "gpt-5", true), model("ollama", "llama3.1:8b", false),
+            model("ollama", "qwen3:max", true)));
 
     @Test
     void resolvesEveryForm() {
@@ -28,6 +29,7 @@ class ModelRegistryTest {
         assertEquals("llama3.1:8b", colonInId.model().id());
         assertNull(colonInId.thinkingLevel(), "':8b' is part of the id, not a level");
         assertTrue(registry.resolve("nope/none").isEmpty());
+        assertTrue(registry.resolve("openai/gpt-5:maximum").isEmpty(), "only exact level names split");
         assertTrue(registry.resolve(" ").isEmpty());
     }
 
@@ -38,5 +40,36 @@ class ModelRegistryTest {
         Model reasoning = model("openai", "gpt-4.1", true);
         assertEquals(ThinkingLevel.HIGH, ThinkingSupport.clamp(reasoning, ThinkingLevel.XHIGH));
         assertEquals(ThinkingLevel.XHIGH, ThinkingSupport.clamp(model("openai", "gpt-5", true), ThinkingLevel.XHIGH));
+    }
+
+    @Test
+    void maxIsALevelSuffixUnlessTheIdItselfEndsThatWay() {
+        ModelRegistry.Selection max = registry.resolve("openai/gpt-5:max").orElseThrow();
+        assertEquals("gpt-5", max.model().id());
+        assertEquals(ThinkingLevel.MAX, max.thinkingLevel());
+        assertEquals(ThinkingLevel.XHIGH, registry.resolve("gpt-5:xhigh").orElseThrow().thinkingLevel());
+        // there is no model "qwen3", so "qwen3:max" is the whole id
+        ModelRegistry.Selection whole = registry.resolve("ollama/qwen3:max").orElseThrow();
+        assertEquals("qwen3:max", whole.model().id());
+        assertNull(whole.thinkingLevel());
+        ModelRegistry.Selection inId = registry.resolve("ollama/qwen3:max:high").orElseThrow();
+        assertEquals("qwen3:max", inId.model().id());
+        assertEquals(ThinkingLevel.HIGH, inId.thinkingLevel());
+    }
+
+    @Test
+    void maxClampsDownOnModelsWithoutIt() {
+        Model opus46 = model("anthropic", "claude-opus-4-6", true);
+        assertEquals(ThinkingLevel.MAX, ThinkingSupport.clamp(opus46, ThinkingLevel.MAX));
+        assertEquals(ThinkingLevel.XHIGH, ThinkingSupport.clamp(model("openai", "gpt-5", true), ThinkingLevel.MAX));
+        assertEquals(ThinkingLevel.HIGH, ThinkingSupport.clamp(model("anthropic", "claude-sonnet-4-5", true),
+                ThinkingLevel.MAX));
+        assertEquals(ThinkingLevel.OFF, ThinkingSupport.clamp(model("ollama", "llama3.1:8b", false),
+                ThinkingLevel.MAX));
+        assertEquals(List.of(ThinkingLevel.OFF, ThinkingLevel.MINIMAL, ThinkingLevel.LOW, ThinkingLevel.MEDIUM,
+                ThinkingLevel.HIGH, ThinkingLevel.XHIGH, ThinkingLevel.MAX), ThinkingSupport.levels(opus46),
+                "the cycle order: max last, then back to off");
+        assertEquals(List.of(ThinkingLevel.OFF, ThinkingLevel.MINIMAL, ThinkingLevel.LOW, ThinkingLevel.MEDIUM,
+                ThinkingLevel.HIGH, ThinkingLevel.XHIGH), ThinkingSupport.levels(model("openai", "gpt-5", true)));
     }
 }

@@ -78,6 +78,7 @@ final class AnthropicRequest {
             case MEDIUM -> 10_240;
             case HIGH -> 20_480;
             case XHIGH -> 32_000;
+            case MAX -> 64_000;
         };
     }
 

@@ -7,6 +7,7 @@ import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.server.ai.AssistantMessageBuilder;
 import dev.agentd.server.ai.ProviderError;
+import dev.agentd.server.ai.TextBounds;
 import dev.agentd.server.ai.catalog.Pricing;
 import dev.agentd.server.ai.http.HttpErrors;
 import dev.agentd.server.ai.http.Redactor;
@@ -22,6 +23,9 @@ import java.util.Map;
  * thinking and tool use (input_json_delta fragments), {@code message_delta} (stop reason, usage),
  * {@code message_stop}, {@code ping}, and in-band {@code error} events, whose JSON becomes the
  * errorMessage and whose {@code error.type} the errorType (no status: the stream itself was 200).
+ * {@code stop_reason:"refusal"} ends the reply as an error typed {@link ErrorTypes#REFUSAL}; the
+ * content streamed before it stays. The stop reason is the provider's text: it is redacted and cut
+ * to {@link TextBounds#MAX_REASON_CHARS} as it is read.
  */
 final class AnthropicStreamMapper implements StreamMapper {
     private enum Kind { TEXT, THINKING, TOOL_CALL, CLOSED }
@@ -75,7 +79,7 @@ final class AnthropicStreamMapper implements StreamMapper {
             case "message_delta" -> {
                 JsonNode reason = json.path("delta").path("stop_reason");
                 if (reason.isTextual()) {
-                    stopReason = reason.textValue();
+                    stopReason = TextBounds.cut(redactor.apply(reason.textValue()), TextBounds.MAX_REASON_CHARS);
                 }
                 usage(json.path("usage"));
             }
@@ -109,8 +113,8 @@ final class AnthropicStreamMapper implements StreamMapper {
             case "end_turn", "stop_sequence", "pause_turn" -> new Outcome.Done(StopReason.STOP);
             case "max_tokens", "model_context_window_exceeded" -> new Outcome.Done(StopReason.LENGTH);
             case "tool_use" -> new Outcome.Done(StopReason.TOOL_USE);
-            case "refusal" -> new Outcome.Failed(ProviderError.of(
-                    "The model refused to answer (stop_reason: refusal)"));
+            case "refusal" -> new Outcome.Failed(new ProviderError(
+                    "The model refused to answer (stop_reason: refusal)", null, ErrorTypes.REFUSAL, null, null));
             default -> new Outcome.Failed(ProviderError.of("Unhandled stop reason: " + stopReason));
         };
     }

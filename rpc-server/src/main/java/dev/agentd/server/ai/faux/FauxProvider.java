@@ -68,6 +68,7 @@ public final class FauxProvider implements Provider {
             return reply.aborted();
         }
         if (step.error() != null) {
+            // Script text is client input: ProviderError cuts it like a provider's (TextBounds).
             return reply.fail(new ProviderError(step.error(), step.status(), step.errorType(), step.retryAfterMs(), null));
         }
         reply.start();

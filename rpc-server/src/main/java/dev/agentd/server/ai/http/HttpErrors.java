@@ -5,6 +5,7 @@ import dev.agentd.protocol.json.Json;
 import dev.agentd.server.ai.ProviderError;
 import dev.agentd.server.ai.ErrorTypes;
 import dev.agentd.server.ai.RetryHints;
+import dev.agentd.server.ai.TextBounds;
 import java.net.http.HttpHeaders;
 import java.util.Locale;
 import java.util.function.Function;
@@ -12,10 +13,13 @@ import java.util.function.Function;
 /**
  * Builds the {@link ProviderError} of a failed exchange (SPEC §6.1): {@code "<status> <body>"}
  * with the body trimmed to 2000 chars, the provider's error type or code, the server's
- * {@code x-should-retry} verdict and its retry hint. Bodies are redacted before anything reads them.
+ * {@code x-should-retry} verdict and its retry hint. Bodies are redacted before anything reads them,
+ * then every piece is cut ({@link TextBounds}) before a pattern or parser sees it: the type to
+ * {@link TextBounds#MAX_TYPE_CHARS}, the text searched for a hint to
+ * {@link TextBounds#MAX_HINT_SOURCE_CHARS}, header values to {@link TextBounds#MAX_HEADER_CHARS}.
  */
 public final class HttpErrors {
-    public static final int MAX_BODY_CHARS = 2000;
+    public static final int MAX_BODY_CHARS = TextBounds.MAX_BODY_CHARS;
 
     private HttpErrors() {}
 
@@ -27,18 +31,21 @@ public final class HttpErrors {
                 : failure.status() + " " + trim(body);
         HttpHeaders headers = failure.headers();
         Boolean shouldRetry = headers.firstValue("x-should-retry")
+                .filter(value -> value.length() <= TextBounds.MAX_HEADER_CHARS)
                 .map(value -> value.trim().toLowerCase(Locale.ROOT))
                 .filter(value -> value.equals("true") || value.equals("false"))
                 .map(Boolean::valueOf)
                 .orElse(null);
-        Long retryAfter = RetryHints.compute(headers.map(), body, nowMs);
+        Long retryAfter = RetryHints.compute(headers.map(), TextBounds.cut(body, TextBounds.MAX_HINT_SOURCE_CHARS),
+                nowMs);
         return new ProviderError(message, failure.status(), typeOf(body, errorType), retryAfter, shouldRetry);
     }
 
     /** An error that arrived inside a 200 stream: the event's JSON as received, no status. */
     public static ProviderError inBand(String data, Redactor redactor, Function<JsonNode, String> errorType) {
         String body = redactor.apply(data).strip();
-        return new ProviderError(trim(body), null, typeOf(body, errorType), RetryHints.fromBody(body), null);
+        return new ProviderError(trim(body), null, typeOf(body, errorType),
+                RetryHints.fromBody(TextBounds.cut(body, TextBounds.MAX_HINT_SOURCE_CHARS)), null);
     }
 
     public static ProviderError transport(String cause, Redactor redactor) {
@@ -66,7 +73,7 @@ public final class HttpErrors {
         }
         try {
             JsonNode root = Json.mapper().readTree(body);
-            return root == null ? null : errorType.apply(root);
+            return root == null ? null : TextBounds.cut(errorType.apply(root), TextBounds.MAX_TYPE_CHARS);
         } catch (Exception e) {
             return null;
         }
@@ -81,13 +88,6 @@ public final class HttpErrors {
 
     /** Cuts to {@link #MAX_BODY_CHARS}, never between the halves of a surrogate pair. */
     static String trim(String text) {
-        if (text.length() <= MAX_BODY_CHARS) {
-            return text;
-        }
-        int end = MAX_BODY_CHARS;
-        if (Character.isHighSurrogate(text.charAt(end - 1))) {
-            end--;
-        }
-        return text.substring(0, end);
+        return TextBounds.cut(text, MAX_BODY_CHARS);
     }
 }

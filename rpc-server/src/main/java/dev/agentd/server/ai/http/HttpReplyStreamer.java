@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.server.ai.AssistantMessageBuilder;
 import dev.agentd.server.ai.ProviderError;
+import dev.agentd.server.ai.TextBounds;
 import dev.agentd.server.ai.sse.SseEvent;
 import dev.agentd.server.ai.sse.SseParser;
 import dev.agentd.server.ai.ErrorTypes;
@@ -91,7 +92,8 @@ public final class HttpReplyStreamer {
                     return mapper.onEvent(event);
                 } catch (RuntimeException e) {
                     // An event shape the mapper did not expect: report it like garbage on the wire.
-                    mapperFailure[0] = new ProviderError("Malformed stream event: " + event.event() + " ("
+                    String name = TextBounds.cut(redactor.apply(event.event()), TextBounds.MAX_TYPE_CHARS);
+                    mapperFailure[0] = new ProviderError("Malformed stream event: " + name + " ("
                             + e.getClass().getSimpleName() + ")", null, ErrorTypes.STREAM_TRUNCATED, null, null);
                     return false;
                 }

@@ -68,7 +68,7 @@ final class OpenAiRequest {
         return body;
     }
 
-    /** minimal/low/medium/high; xhigh only where the model has it, else high. Null: leave the default. */
+    /** minimal/low/medium/high; xhigh (and max) only where the model has it, else high. Null: leave the default. */
     static String reasoningEffort(Model model, ThinkingLevel requested) {
         if (!model.reasoning() || requested == null || requested == ThinkingLevel.OFF) {
             return null;
@@ -81,7 +81,8 @@ final class OpenAiRequest {
             case LOW -> "low";
             case MEDIUM -> "medium";
             case HIGH -> "high";
-            case XHIGH -> id.contains("gpt-5.1-codex-max") || id.contains("gpt-5.2") ? "xhigh" : "high";
+            // OpenAI has no effort above xhigh; max only arrives here for a model that claims it.
+            case XHIGH, MAX -> id.contains("gpt-5.1-codex-max") || id.contains("gpt-5.2") ? "xhigh" : "high";
         };
     }
 

@@ -7,6 +7,7 @@ import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.server.ai.AssistantMessageBuilder;
 import dev.agentd.server.ai.ProviderError;
+import dev.agentd.server.ai.TextBounds;
 import dev.agentd.server.ai.catalog.Pricing;
 import dev.agentd.server.ai.http.HttpErrors;
 import dev.agentd.server.ai.http.Redactor;
@@ -23,6 +24,14 @@ import java.util.Map;
  * llama.cpp, OpenRouter) → thinking, {@code delta.tool_calls[]} fragments → tool calls keyed by
  * their {@code index} (so interleaved calls stay apart), {@code finish_reason}, the usage chunk,
  * {@code [DONE]}, and an in-band {@code {"error":…}} chunk.
+ *
+ * <p>A refusal ({@code delta.refusal}, streamed in fragments like content) is not reply text: the
+ * fragments are collected, and when the stream ends the reply fails with the refusal text as its
+ * errorMessage and errorType {@link ErrorTypes#REFUSAL}, whatever the finish reason says. Content
+ * streamed before it stays in the message (the client has already seen it). An in-band error
+ * still wins, since it names what went wrong; so does a refusal over a truncated stream, since the
+ * model's decision is known. {@code finish_reason:"content_filter"} is a refusal too (by the
+ * provider's filter rather than the model). Provider text is redacted and cut as it is read.
  */
 final class OpenAiStreamMapper implements StreamMapper {
     private static final List<String> REASONING_FIELDS = List.of("reasoning_content", "reasoning", "reasoning_text");
@@ -35,6 +44,8 @@ final class OpenAiStreamMapper implements StreamMapper {
     private int thinkingIndex = -1;
     private int generatedIds;
     private String finishReason;
+    /** The refusal so far (null: none), at most {@link TextBounds#MAX_BODY_CHARS}. */
+    private StringBuilder refusal;
     private boolean done;
     private ProviderError failure;
 
@@ -76,7 +87,7 @@ final class OpenAiStreamMapper implements StreamMapper {
             delta(choice.path("delta"));
             JsonNode reason = choice.path("finish_reason");
             if (reason.isTextual() && !reason.textValue().isEmpty()) {
-                finishReason = reason.textValue();
+                finishReason = TextBounds.cut(redactor.apply(reason.textValue()), TextBounds.MAX_REASON_CHARS);
             }
         }
         return true;
@@ -92,6 +103,11 @@ final class OpenAiStreamMapper implements StreamMapper {
         if (failure != null) {
             return new Outcome.Failed(failure);
         }
+        if (refusal != null) {
+            String text = refusal.toString().strip();
+            return new Outcome.Failed(new ProviderError(text.isEmpty() ? "The model refused to answer" : text, null,
+                    ErrorTypes.REFUSAL, null, null));
+        }
         if (!done && finishReason == null) {
             return new Outcome.Failed(new ProviderError("Stream terminated before [DONE]", null,
                     ErrorTypes.STREAM_TRUNCATED, null, null));
@@ -105,8 +121,9 @@ final class OpenAiStreamMapper implements StreamMapper {
             case "stop", "end_turn", "eos" -> new Outcome.Done(calledTools ? StopReason.TOOL_USE : StopReason.STOP);
             case "length" -> new Outcome.Done(StopReason.LENGTH);
             case "tool_calls", "function_call" -> new Outcome.Done(StopReason.TOOL_USE);
-            case "content_filter" -> new Outcome.Failed(ProviderError.of(
-                    "The provider's content filter stopped the reply (finish_reason: content_filter)"));
+            case "content_filter" -> new Outcome.Failed(new ProviderError(
+                    "The provider's content filter stopped the reply (finish_reason: content_filter)", null,
+                    ErrorTypes.REFUSAL, null, null));
             default -> new Outcome.Failed(ProviderError.of("Unhandled stop reason: " + finishReason));
         };
     }
@@ -126,9 +143,9 @@ final class OpenAiStreamMapper implements StreamMapper {
         if (content.isTextual() && !content.textValue().isEmpty()) {
             text(content.textValue());
         }
-        JsonNode refusal = delta.path("refusal");
-        if (refusal.isTextual() && !refusal.textValue().isEmpty()) {
-            text(refusal.textValue());
+        JsonNode refused = delta.path("refusal");
+        if (refused.isTextual() && !refused.textValue().isEmpty()) {
+            refusal(refused.textValue());
         }
         JsonNode calls = delta.path("tool_calls");
         if (calls.isArray()) {
@@ -144,6 +161,17 @@ final class OpenAiStreamMapper implements StreamMapper {
             textIndex = reply.startText();
         }
         reply.textDelta(textIndex, delta);
+    }
+
+    /** Each fragment is redacted before it is cut (the whole message is redacted again at the end). */
+    private void refusal(String delta) {
+        if (refusal == null) {
+            refusal = new StringBuilder();
+        }
+        int room = TextBounds.MAX_BODY_CHARS - refusal.length();
+        if (room > 0) {
+            refusal.append(TextBounds.cut(redactor.apply(delta), room));
+        }
     }
 
     private void thinking(String field, String delta) {

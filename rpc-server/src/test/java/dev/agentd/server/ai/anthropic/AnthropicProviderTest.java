@@ -25,7 +25,11 @@ import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.message.Usage;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
+import dev.agentd.server.ai.ErrorTypes;
 import dev.agentd.server.ai.Provider;
+import dev.agentd.server.ai.TextBounds;
+import dev.agentd.server.recovery.ErrorClass;
+import dev.agentd.server.recovery.ErrorClassifier;
 import dev.agentd.server.ai.StreamRequest;
 import dev.agentd.server.ai.ToolDefinition;
 import dev.agentd.server.ai.http.LazyHttpClient;
@@ -152,6 +156,29 @@ class AnthropicProviderTest {
         assertTrue(refused.errorMessage().contains("refused"));
         server.enqueue(sse(chunks(messageStart(1, 0, 0), messageDelta("brand_new", 1), messageStop())));
         assertEquals("Unhandled stop reason: brand_new", send().errorMessage());
+    }
+
+    @Test
+    void aRefusalIsAnErrorTypedRefusalKeepingTheTextBeforeIt() {
+        server.enqueue(sse(chunks(messageStart(5, 0, 0), textBlock(0, "I will not "), messageDelta("refusal", 3),
+                messageStop())));
+        AgentMessage.Assistant refused = send();
+        assertEquals(StopReason.ERROR, refused.stopReason());
+        assertEquals(ErrorTypes.REFUSAL, refused.errorType());
+        assertEquals(List.of(new ContentBlock.Text("I will not ")), refused.content());
+        assertEquals(ErrorClass.REFUSAL, ErrorClassifier.classify(refused, model.contextWindow()).errorClass());
+    }
+
+    @Test
+    void maxThinkingGetsTheLargestBudget() {
+        assertTrue(AnthropicRequest.budget(ThinkingLevel.MAX) > AnthropicRequest.budget(ThinkingLevel.XHIGH));
+    }
+
+    @Test
+    void aHugeStopReasonIsCutBeforeItIsQuoted() {
+        server.enqueue(sse(chunks(messageStart(5, 0, 0), messageDelta("s".repeat(200_000), 3), messageStop())));
+        AgentMessage.Assistant reply = send();
+        assertEquals("Unhandled stop reason: " + "s".repeat(TextBounds.MAX_REASON_CHARS), reply.errorMessage());
     }
 
     @Test

@@ -8,6 +8,7 @@ import static dev.agentd.server.testing.http.OpenAiWire.errorBody;
 import static dev.agentd.server.testing.http.OpenAiWire.finish;
 import static dev.agentd.server.testing.http.OpenAiWire.inBandError;
 import static dev.agentd.server.testing.http.OpenAiWire.reasoning;
+import static dev.agentd.server.testing.http.OpenAiWire.refusal;
 import static dev.agentd.server.testing.http.OpenAiWire.role;
 import static dev.agentd.server.testing.http.OpenAiWire.textReply;
 import static dev.agentd.server.testing.http.OpenAiWire.toolCallArgs;
@@ -25,7 +26,11 @@ import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.message.Usage;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
+import dev.agentd.server.ai.ErrorTypes;
 import dev.agentd.server.ai.Provider;
+import dev.agentd.server.ai.TextBounds;
+import dev.agentd.server.recovery.ErrorClass;
+import dev.agentd.server.recovery.ErrorClassifier;
 import dev.agentd.server.ai.StreamRequest;
 import dev.agentd.server.ai.ToolDefinition;
 import dev.agentd.server.ai.http.LazyHttpClient;
@@ -152,6 +157,49 @@ class OpenAiCompletionsProviderTest {
         assertTrue(filtered.errorMessage().contains("content_filter"));
         assertEquals("Unhandled stop reason: weird", send().errorMessage());
         assertEquals(StopReason.STOP, send().stopReason(), "a finish_reason without [DONE] is complete");
+    }
+
+    @Test
+    void aRefusalEndsTheReplyAsATypedErrorKeepingTheTextBeforeIt() {
+        server.enqueue(sse(List.of(role(), content("Let me see. "), refusal("I'm sorry, "), refusal("I can't help."),
+                finish("stop"), usage(20, 5, 0, 0), done())));
+        RecordingListener listener = new RecordingListener();
+        AgentMessage.Assistant reply = send(List.of(new AgentMessage.User(List.of(new ContentBlock.Text("hi")), 1)),
+                ThinkingLevel.OFF, listener);
+        assertEquals(StopReason.ERROR, reply.stopReason());
+        assertEquals(ErrorTypes.REFUSAL, reply.errorType());
+        assertEquals("I'm sorry, I can't help.", reply.errorMessage(), "the refusal text is the error");
+        assertEquals(List.of(new ContentBlock.Text("Let me see. ")), reply.content(), "streamed text stays");
+        assertEquals(List.of("text_start", "text_delta"), listener.types(), "the refusal is not streamed as text");
+        assertEquals(ErrorClass.REFUSAL, ErrorClassifier.classify(reply, model.contextWindow()).errorClass());
+    }
+
+    @Test
+    void theContentFilterIsARefusalToo() {
+        server.enqueue(sse(List.of(role(), content("x"), finish("content_filter"), done())));
+        AgentMessage.Assistant reply = send();
+        assertEquals(ErrorTypes.REFUSAL, reply.errorType());
+        assertEquals(ErrorClass.REFUSAL, ErrorClassifier.classify(reply, model.contextWindow()).errorClass());
+    }
+
+    @Test
+    void providerFieldsAreCutBeforeAnythingReadsThem() {
+        String longReason = "r".repeat(200_000);
+        String longType = "t".repeat(60_000);
+        server.enqueue(sse(List.of(role(), content("x"), finish(longReason), done())),
+                sse(List.of(role(), inBandError("boom", longType, null))),
+                json(500, errorBody("x".repeat(3_000), longType, null), Map.of()), // within the 64 KB read
+                sse(List.of(role(), refusal("no".repeat(600_000)), finish("stop"), done())));
+        AgentMessage.Assistant reason = send();
+        assertEquals("Unhandled stop reason: " + "r".repeat(TextBounds.MAX_REASON_CHARS), reason.errorMessage());
+        AgentMessage.Assistant inBand = send();
+        assertEquals(TextBounds.MAX_TYPE_CHARS, inBand.errorType().length());
+        assertTrue(inBand.errorMessage().length() <= TextBounds.MAX_BODY_CHARS);
+        AgentMessage.Assistant http = send();
+        assertEquals(TextBounds.MAX_TYPE_CHARS, http.errorType().length());
+        assertEquals(ErrorClass.TRANSIENT, ErrorClassifier.classify(http, model.contextWindow()).errorClass());
+        AgentMessage.Assistant refused = send();
+        assertEquals(TextBounds.MAX_BODY_CHARS, refused.errorMessage().length());
     }
 
     @Test

@@ -29,6 +29,14 @@ public final class OpenAiWire {
         return chunk(Json.mapper().createObjectNode().put("content", text), null);
     }
 
+    /** A refusal fragment ({@code content} null), as OpenAI streams a model's refusal. */
+    public static String refusal(String text) {
+        ObjectNode delta = Json.mapper().createObjectNode();
+        delta.putNull("content");
+        delta.put("refusal", text);
+        return chunk(delta, null);
+    }
+
     /** Reasoning the way compatible servers stream it ({@code reasoning_content} or {@code reasoning}). */
     public static String reasoning(String field, String text) {
         return chunk(Json.mapper().createObjectNode().put(field, text), null);
