@@ -14,6 +14,7 @@ import dev.agentd.protocol.model.Model;
 import dev.agentd.server.ai.ErrorTypes;
 import dev.agentd.server.ai.Provider;
 import dev.agentd.server.ai.TextBounds;
+import dev.agentd.server.ai.wiring.HttpProviders;
 import dev.agentd.server.runtime.SystemScheduler;
 import dev.agentd.server.testing.SessionHarness;
 import dev.agentd.server.testing.http.AnthropicWire;
