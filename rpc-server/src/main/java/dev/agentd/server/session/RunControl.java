@@ -3,6 +3,8 @@ package dev.agentd.server.session;
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.runtime.Scheduler;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -38,6 +40,8 @@ final class RunControl {
     private CancellationToken token;
     private Scheduler.Cancellable pendingRetry;
     private boolean retrySuppressed;
+    /** Aborts waiting for idle; completed after {@code idle}, whose dependents include the prompt's end. */
+    private final List<CompletableFuture<Void>> abortWaiters = new ArrayList<>();
 
     RunControl(Consumer<AgentEvent> emit, Scheduler scheduler) {
         this.chain = new RetryChain(emit);
@@ -210,33 +214,30 @@ final class RunControl {
     }
 
     /**
-     * Cancels a pending retry, then the running part; completes once idle, or after
-     * {@link #ABORT_WAIT_MS} on the scheduler if the run does not stop.
+     * Cancels a pending retry, then the running part; completes once idle (after the run's own end
+     * future, so the prompt is over when abort answers), or after {@link #ABORT_WAIT_MS} on the
+     * scheduler if the run does not stop.
      */
     CompletableFuture<Void> abort() {
         abortRetry();
         CancellationToken running;
-        CompletableFuture<Void> end;
-        synchronized (lock) {
-            running = token;
-            end = idle;
-        }
-        if (running != null) {
-            running.cancel();
-        }
-        if (end.isDone()) {
-            return end;
-        }
         CompletableFuture<Void> answered = new CompletableFuture<>();
+        synchronized (lock) {
+            if (phase == Phase.IDLE) {
+                return CompletableFuture.completedFuture(null);
+            }
+            running = token;
+            abortWaiters.add(answered);
+        }
         Scheduler.Cancellable timer = scheduler.schedule(ABORT_WAIT_MS, () -> {
             if (answered.complete(null)) {
                 LOG.warn("the run did not stop within {} ms of abort; answering anyway", ABORT_WAIT_MS);
             }
         });
-        end.whenComplete((ignored, error) -> {
-            timer.cancel();
-            answered.complete(null);
-        });
+        answered.whenComplete((ignored, error) -> timer.cancel());
+        if (running != null) {
+            running.cancel();
+        }
         return answered;
     }
 
@@ -253,5 +254,7 @@ final class RunControl {
         pendingRetry = null;
         retrySuppressed = false;
         idle.complete(null);
+        abortWaiters.forEach(waiter -> waiter.complete(null));
+        abortWaiters.clear();
     }
 }

@@ -179,10 +179,15 @@ class RunControlTableTest {
     @Test
     void abortOfARunThatStopsCompletesWithTheRunAndLeavesNoTimer() {
         start();
+        CompletableFuture<Void> promptDone = new CompletableFuture<>();
+        end.whenComplete((ignored, error) -> promptDone.complete(null));
         CompletableFuture<Void> aborted = control.abort();
+        boolean[] promptOverFirst = {false};
+        aborted.whenComplete((ignored, error) -> promptOverFirst[0] = promptDone.isDone());
         assertEquals(List.of(RunControl.ABORT_WAIT_MS), scheduler.pendingDelays());
         control.finish();
         assertTrue(aborted.isDone());
+        assertTrue(promptOverFirst[0], "abort answers only after the prompt's own end");
         assertEquals(List.of(), scheduler.pendingDelays());
         assertTrue(control.abort().isDone(), "idle: answered at once");
     }
