@@ -174,6 +174,12 @@ public final class AgentLoop {
             LOG.debug("tool {} failed", call.name(), e);
             String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
             return ToolResult.error(message);
+        } catch (Error e) {
+            // A StackOverflowError (a regex on a long line) or an OutOfMemoryError (a huge file) ends
+            // this call, not the run: the stack has unwound and the tool's garbage is collectable.
+            LOG.warn("tool {} failed: {}", call.name(), e.toString());
+            return ToolResult.error("Tool " + call.name() + " failed: " + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"));
         }
     }
 

@@ -149,6 +149,19 @@ public final class AuthStore {
         }
         long until = clock.now() + (retryAfterMs == null || retryAfterMs <= 0 ? DEFAULT_BLOCK_MS : retryAfterMs);
         blockedUntil.computeIfAbsent(provider, p -> new HashMap<>()).merge(current, until, Math::max);
+        return otherCredentialFree(provider, sessionId);
+    }
+
+    /**
+     * True iff the session has a current {@code auth.json} credential of {@code provider} and
+     * another one is unblocked: what {@link #markUsageLimitReached} would answer, without blocking.
+     */
+    public synchronized boolean otherCredentialFree(String provider, String sessionId) {
+        List<String> specs = stored.get(provider);
+        Integer current = sticky.get(stickyKey(provider, sessionId));
+        if (specs == null || current == null) {
+            return false;
+        }
         for (int i = 0; i < specs.size(); i++) {
             if (i != current && !isBlocked(provider, i)) {
                 return true;

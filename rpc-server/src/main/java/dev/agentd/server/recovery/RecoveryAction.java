@@ -3,11 +3,36 @@ package dev.agentd.server.recovery;
 /**
  * What the session does at the end of a run (docs/ARCHITECTURE.md §4.1). The session
  * executes actions; it never decides. Model fallback adds actions here without touching the rest.
+ *
+ * <p>Dispatch goes through {@link Handler} rather than {@code instanceof} chains: Java 17 has no
+ * exhaustive pattern switch, and a visitor makes the compiler reject a new action that some
+ * handler does not carry out (an {@code else} fallthrough would silently treat it as the end of
+ * the run).
  */
 public sealed interface RecoveryAction {
 
     /** True when another run of the same prompt follows ({@code agent_end.willRetry}). */
     boolean continuesRun();
+
+    /** Calls the handler method of this action's type. */
+    <R> R accept(Handler<R> handler);
+
+    /** One method per action; implementing it is how the session learns of a new action. */
+    interface Handler<R> {
+        R finish(Finish action);
+
+        R retry(Retry action);
+
+        R switchCredential(SwitchCredential action);
+
+        R blockCredential(BlockCredential action);
+
+        R compact(Compact action);
+
+        R compactionFailed(CompactionFailed action);
+
+        R giveUp(GiveUp action);
+    }
 
     /** Nothing to recover: the prompt's run is over. */
     record Finish() implements RecoveryAction {
@@ -15,16 +40,56 @@ public sealed interface RecoveryAction {
         public boolean continuesRun() {
             return false;
         }
+
+        @Override
+        public <R> R accept(Handler<R> handler) {
+            return handler.finish(this);
+        }
     }
 
-    /**
-     * Retry on the same model after {@code delayMs}. {@code credentialSwitched}: the usage limit
-     * blocked the credential in use and another one will serve the retry (the delay is then 0).
-     */
-    record Retry(int attempt, long delayMs, String errorMessage, boolean credentialSwitched) implements RecoveryAction {
+    /** Retry on the same model and credential after {@code delayMs}. */
+    record Retry(int attempt, long delayMs, String errorMessage) implements RecoveryAction {
         @Override
         public boolean continuesRun() {
             return true;
+        }
+
+        @Override
+        public <R> R accept(Handler<R> handler) {
+            return handler.retry(this);
+        }
+    }
+
+    /**
+     * A usage limit, and another credential of the provider is free (SPEC §5.6): block the one in
+     * use for {@code retryAfterMs} (null = the auth store's default), then retry at once
+     * ({@code delayMs:0}) with the other.
+     */
+    record SwitchCredential(int attempt, String errorMessage, Long retryAfterMs) implements RecoveryAction {
+        @Override
+        public boolean continuesRun() {
+            return true;
+        }
+
+        @Override
+        public <R> R accept(Handler<R> handler) {
+            return handler.switchCredential(this);
+        }
+    }
+
+    /**
+     * A usage limit with no other credential free: block the one in use anyway (SPEC §5.6 always
+     * marks it, so selection moves off it once another frees up), then do {@code then}.
+     */
+    record BlockCredential(Long retryAfterMs, RecoveryAction then) implements RecoveryAction {
+        @Override
+        public boolean continuesRun() {
+            return then.continuesRun();
+        }
+
+        @Override
+        public <R> R accept(Handler<R> handler) {
+            return handler.blockCredential(this);
         }
     }
 
@@ -40,6 +105,11 @@ public sealed interface RecoveryAction {
         public boolean continuesRun() {
             return OVERFLOW.equals(reason);
         }
+
+        @Override
+        public <R> R accept(Handler<R> handler) {
+            return handler.compact(this);
+        }
     }
 
     /** The context overflowed again after a compaction for this user message: report, do not loop. */
@@ -51,6 +121,11 @@ public sealed interface RecoveryAction {
         public boolean continuesRun() {
             return false;
         }
+
+        @Override
+        public <R> R accept(Handler<R> handler) {
+            return handler.compactionFailed(this);
+        }
     }
 
     /**
@@ -61,6 +136,11 @@ public sealed interface RecoveryAction {
         @Override
         public boolean continuesRun() {
             return then.continuesRun();
+        }
+
+        @Override
+        public <R> R accept(Handler<R> handler) {
+            return handler.giveUp(this);
         }
     }
 }

@@ -5,14 +5,17 @@ import dev.agentd.protocol.message.StopReason;
 import dev.agentd.server.compaction.CompactionConfig;
 
 /**
- * The end-of-run decision (SPEC §5.3): pure apart from the credential-rotation port it is given.
+ * The end-of-run decision (SPEC §5.3): a pure function of {@link RunFacts}; the session carries
+ * the returned action out.
  *
  * <ul>
  *   <li>a retryable error (see {@link ErrorClassifier}) starts or continues a chain: attempt n
  *       waits {@code baseDelayMs * 2^(n-1)}; past {@code maxRetries} the chain gives up reporting
  *       {@code n - 1} attempts;</li>
- *   <li>usage-limit errors block the credential in use; when another credential is free the
- *       retry uses it at once ({@code delayMs = 0});</li>
+ *   <li>usage-limit errors block the credential in use: when another credential is free the
+ *       retry switches to it at once ({@code SwitchCredential}, {@code delayMs = 0}); otherwise
+ *       the normal decision is wrapped in {@code BlockCredential};</li>
+ *   <li>backoff never exceeds {@code maxRetryDelayMs} (see {@link RetryConfig#backoffMs});</li>
  *   <li>a server hint above {@code maxRetryDelayMs} ends the chain unless a credential switch
  *       applies (SPEC §5.5);</li>
  *   <li>a non-retryable error while a chain is open ends it with {@code success:false} (pi leaves
@@ -25,7 +28,7 @@ import dev.agentd.server.compaction.CompactionConfig;
  */
 public final class RecoveryPolicy {
 
-    public RecoveryAction decide(RunFacts facts, CredentialRotation rotation) {
+    public RecoveryAction decide(RunFacts facts) {
         AgentMessage.Assistant last = facts.lastAssistant();
         RecoveryAction afterRetry = compactionCheck(facts);
         if (last == null || last.stopReason() != StopReason.ERROR) {
@@ -44,20 +47,24 @@ public final class RecoveryPolicy {
         if (attempt > config.maxRetries()) {
             return new RecoveryAction.GiveUp(attempt - 1, error, afterRetry);
         }
-        long delay = config.backoffMs(attempt);
-        boolean switched = false;
-        if (ErrorClassifier.isUsageLimit(last)) {
-            switched = rotation.markUsageLimitReached(last.retryAfterMs());
-            if (switched) {
-                delay = 0;
-            }
+        boolean usageLimit = ErrorClassifier.isUsageLimit(last);
+        if (usageLimit && facts.otherCredentialFree()) {
+            return new RecoveryAction.SwitchCredential(attempt, error, last.retryAfterMs());
         }
+        RecoveryAction onThisCredential = retryOrRefuse(last, attempt, error, config, afterRetry);
+        return usageLimit ? new RecoveryAction.BlockCredential(last.retryAfterMs(), onThisCredential)
+                : onThisCredential;
+    }
+
+    /** Retry attempt {@code attempt} after the backoff, unless the server asks for a longer wait. */
+    private static RecoveryAction retryOrRefuse(AgentMessage.Assistant last, int attempt, String error,
+            RetryConfig config, RecoveryAction afterRetry) {
         Long hint = last.retryAfterMs();
-        if (!switched && hint != null && hint > config.maxRetryDelayMs()) {
+        if (hint != null && hint > config.maxRetryDelayMs()) {
             return new RecoveryAction.GiveUp(attempt - 1, "Provider requested retry delay " + hint
                     + "ms, exceeding configured maximum " + config.maxRetryDelayMs() + "ms", afterRetry);
         }
-        return new RecoveryAction.Retry(attempt, delay, error, switched);
+        return new RecoveryAction.Retry(attempt, config.backoffMs(attempt), error);
     }
 
     private static RecoveryAction compactionCheck(RunFacts facts) {

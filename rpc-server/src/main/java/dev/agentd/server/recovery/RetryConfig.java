@@ -6,7 +6,7 @@ import dev.agentd.server.config.Settings;
 public record RetryConfig(boolean enabled, int maxRetries, long baseDelayMs, long maxRetryDelayMs) {
 
     public static final RetryConfig DEFAULTS = new RetryConfig(true, 3, 2000, 60_000);
-    /** Upper bounds that keep {@code baseDelayMs * 2^(attempt-1)} far from overflow. */
+    /** Upper bounds of the settings (a day, a hundred attempts). */
     public static final int MAX_RETRIES_LIMIT = 100;
     public static final long MAX_DELAY_LIMIT = 24L * 60 * 60 * 1000;
 
@@ -18,12 +18,22 @@ public record RetryConfig(boolean enabled, int maxRetries, long baseDelayMs, lon
                 settings.integer("retry.maxRetryDelayMs", DEFAULTS.maxRetryDelayMs, 0, MAX_DELAY_LIMIT));
     }
 
-    /** {@code baseDelayMs * 2^(attempt-1)}, saturating instead of overflowing. */
+    /**
+     * {@code baseDelayMs * 2^(attempt-1)}, capped at {@code maxRetryDelayMs}: the daemon never
+     * announces a sleep longer than it would accept from a server hint (SPEC §5.5). Computed
+     * without overflow for any attempt; a base of 0 stays 0.
+     */
     public long backoffMs(int attempt) {
+        long base = Math.max(0, baseDelayMs);
+        long cap = Math.max(0, maxRetryDelayMs);
         int shift = Math.max(0, attempt - 1);
-        if (shift >= 62 || baseDelayMs > (Long.MAX_VALUE >> shift)) {
-            return Long.MAX_VALUE;
+        if (base == 0) {
+            return 0;
         }
-        return baseDelayMs << shift;
+        // base << shift > cap  ⇔  base > cap >> shift (Java masks shift counts of 64 and more, hence the guard)
+        if (shift >= Long.SIZE - 1 || base > (cap >> shift)) {
+            return cap;
+        }
+        return base << shift;
     }
 }

@@ -4,7 +4,8 @@ import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.server.compaction.CompactionConfig;
 
 /**
- * What the recovery policy needs to know about a finished run.
+ * What the recovery policy needs to know about a finished run: one snapshot, read once per
+ * decision, so the policy is a function of this record alone.
  *
  * @param lastAssistant the run's last assistant message, or null when none was produced
  * @param chainAttempt the open retry chain's attempt (0 when no chain is open)
@@ -12,6 +13,8 @@ import dev.agentd.server.compaction.CompactionConfig;
  * @param contextWindow the current model's context window (silent-overflow detection)
  * @param contextTokens the estimated size of the context now (threshold compaction)
  * @param overflowRecoveryAttempted an overflow was already compacted for the current user message
+ * @param otherCredentialFree another credential of the current provider is not blocked for this
+ *     session (a usage limit then switches to it at once, SPEC §5.6)
  */
 public record RunFacts(
         AgentMessage.Assistant lastAssistant,
@@ -21,12 +24,19 @@ public record RunFacts(
         long contextWindow,
         CompactionConfig compaction,
         long contextTokens,
-        boolean overflowRecoveryAttempted) {
+        boolean overflowRecoveryAttempted,
+        boolean otherCredentialFree) {
 
-    /** Facts without compaction (it disabled, context empty). */
+    /** Facts without compaction (it disabled, context empty) and without a free credential. */
     public RunFacts(AgentMessage.Assistant lastAssistant, int chainAttempt, RetryConfig config,
             boolean retrySuppressed, long contextWindow) {
         this(lastAssistant, chainAttempt, config, retrySuppressed, contextWindow,
-                new CompactionConfig(false, 0, 0), 0, false);
+                new CompactionConfig(false, 0, 0), 0, false, false);
+    }
+
+    /** The same facts with {@code otherCredentialFree} set. */
+    public RunFacts withOtherCredentialFree(boolean free) {
+        return new RunFacts(lastAssistant, chainAttempt, config, retrySuppressed, contextWindow, compaction,
+                contextTokens, overflowRecoveryAttempted, free);
     }
 }

@@ -14,11 +14,9 @@ import dev.agentd.protocol.response.SessionStats;
 import dev.agentd.server.agent.AgentLoop;
 import dev.agentd.server.agent.Conversation;
 import dev.agentd.server.agent.MessageQueues;
-import dev.agentd.server.compaction.CompactionConfig;
+import dev.agentd.server.agent.RunOutcome;
 import dev.agentd.server.compaction.CompactionException;
 import dev.agentd.server.compaction.Summarizer;
-import dev.agentd.server.recovery.CredentialRotation;
-import dev.agentd.server.recovery.RetryConfig;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.sessions.SessionFile;
 import java.nio.file.Path;
@@ -30,8 +28,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One agent session: the single place where the agent loop, the recovery decision, the model
@@ -43,7 +39,6 @@ import org.slf4j.LoggerFactory;
  * {@link Recovery}. Queries read immutable snapshots and never wait for a run.
  */
 public final class AgentSession implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(AgentSession.class);
     static final String BUSY = "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') "
             + "to queue the message.";
 
@@ -87,28 +82,9 @@ public final class AgentSession implements AutoCloseable {
         this.calls = new ProviderCalls(context, models, this::sessionId);
         this.compactor = new Compactor(new Summarizer(calls::complete));
         this.control = new RunControl(bus::publish, context.scheduler());
-        this.recovery = new Recovery(control, bus, conversation, queues, journal, compactor, new Recovery.Facts() {
-            @Override
-            public RetryConfig retryConfig() {
-                return settings.retry();
-            }
-
-            @Override
-            public CompactionConfig compactionConfig() {
-                return settings.compaction();
-            }
-
-            @Override
-            public long contextWindow() {
-                return models.current().contextWindow();
-            }
-
-            @Override
-            public CredentialRotation rotation() {
-                return retryAfterMs -> context.auth().markUsageLimitReached(models.current().provider(), sessionId(),
-                        retryAfterMs);
-            }
-        }, token -> runThread.execute(() -> execute(List.of(), token)));
+        this.recovery = new Recovery(control, bus, conversation, queues, journal, compactor,
+                new RecoveryFacts(settings, models, context.auth(), this::sessionId),
+                token -> runThread.execute(() -> execute(List.of(), token)));
         this.loop = new AgentLoop(conversation, queues, context::tools, calls::stream, this::emit,
                 () -> this.updateMode == UpdateMode.FULL, context.scheduler()::now);
         this.userBash = new UserBash(context.cwd(), context.scheduler()::now, message -> {
@@ -189,29 +165,34 @@ public final class AgentSession implements AutoCloseable {
     }
 
     private void startPrompt(AgentMessage.User message, CancellationToken token, CompletableFuture<Void> done) {
-        Optional<String> problem = calls.credentialProblem();
-        if (problem.isPresent()) {
-            // Reported while returning to idle, so the session is idle once a client sees the failure.
-            control.finish(() -> done.completeExceptionally(new PromptFailedException(problem.get())));
+        try {
+            Optional<String> problem = calls.credentialProblem();
+            if (problem.isPresent()) {
+                // Reported while returning to idle, so the session is idle once a client sees the failure.
+                control.finish(() -> done.completeExceptionally(new PromptFailedException(problem.get())));
+                return;
+            }
+            flushBash();
+        } catch (Throwable e) {
+            recovery.crashed(token, e, false);
             return;
         }
-        flushBash();
         execute(List.of(message), token);
     }
 
-    /** Runs the loop once and lets recovery conclude. Run thread only. */
+    /**
+     * Runs the loop once and lets recovery conclude. Any throwable, an {@code Error} included, ends
+     * the run through {@link Recovery#crashed} instead of leaving the session busy. Run thread only.
+     */
     private void execute(List<AgentMessage> prompts, CancellationToken token) {
+        RunOutcome outcome;
         try {
-            recovery.conclude(loop.run(prompts, token), token);
-        } catch (RuntimeException e) {
-            LOG.error("run failed unexpectedly", e);
-            control.finish(() -> {
-                if (control.retryAttempt() > 0) {
-                    control.giveUp(control.retryAttempt(), "Internal error: " + e.getClass().getSimpleName());
-                }
-                bus.publish(new AgentEvent.AgentEnd(List.of(), false));
-            });
+            outcome = loop.run(prompts, token);
+        } catch (Throwable e) {
+            recovery.crashed(token, e, false);
+            return;
         }
+        recovery.conclude(outcome, token);
     }
 
     // --- abort -------------------------------------------------------------------------------

@@ -74,8 +74,9 @@ final class ProviderCalls {
                 context.models().headers(model), sessionId.get());
         try {
             return provider.get().stream(request, listener, cancel);
-        } catch (RuntimeException e) {
-            // Provider contract violation; the exception's message could quote a request, so only its type is shown.
+        } catch (RuntimeException | Error e) {
+            // Provider contract violation (or a StackOverflowError parsing a hostile reply); the message could
+            // quote a request, so only the type is shown. The failed reply then ends the run as any error does.
             LOG.error("provider {} threw {}", model.api(), e.getClass().getName());
             return failure(model, "Provider failed: " + e.getClass().getSimpleName());
         }

@@ -9,33 +9,26 @@ import dev.agentd.server.agent.RunOutcome;
 import dev.agentd.server.compaction.CompactionConfig;
 import dev.agentd.server.compaction.CompactionException;
 import dev.agentd.server.compaction.TokenEstimate;
-import dev.agentd.server.recovery.CredentialRotation;
 import dev.agentd.server.recovery.OverflowDetector;
 import dev.agentd.server.recovery.RecoveryAction;
 import dev.agentd.server.recovery.RecoveryPolicy;
-import dev.agentd.server.recovery.RetryConfig;
 import dev.agentd.server.recovery.RunFacts;
 import dev.agentd.server.runtime.CancellationToken;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The end of every run (docs/ARCHITECTURE.md §4.1): gathers the facts, asks
+ * The end of every run (docs/ARCHITECTURE.md §4.1): takes one snapshot of the facts, asks
  * {@link RecoveryPolicy} for an action, emits {@code agent_end} with {@code willRetry}, and carries
- * the action out — a retry sleep, a compaction, or the return to idle. Run thread only, except for
- * the chain state kept in {@link RunControl}.
+ * the action out — a retry sleep, a credential switch, a compaction, or the return to idle. A run
+ * that crashed ({@link #crashed}) ends here too. Run thread only, except for the chain state kept
+ * in {@link RunControl}.
  */
 final class Recovery {
-    /** What the decision reads from the session. */
-    interface Facts {
-        RetryConfig retryConfig();
-
-        CompactionConfig compactionConfig();
-
-        long contextWindow();
-
-        CredentialRotation rotation();
-    }
+    private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
 
     private final RecoveryPolicy policy = new RecoveryPolicy();
     private final RunControl control;
@@ -44,14 +37,14 @@ final class Recovery {
     private final MessageQueues queues;
     private final SessionJournal journal;
     private final Compactor compactor;
-    private final Facts facts;
+    private final RecoveryFacts facts;
     private final Consumer<CancellationToken> continueRun;
     private volatile boolean compacting;
     /** An overflow was compacted since the last user message. */
     private volatile boolean overflowRecoveryAttempted;
 
     Recovery(RunControl control, EventBus bus, Conversation conversation, MessageQueues queues,
-            SessionJournal journal, Compactor compactor, Facts facts, Consumer<CancellationToken> continueRun) {
+            SessionJournal journal, Compactor compactor, RecoveryFacts facts, Consumer<CancellationToken> continueRun) {
         this.control = control;
         this.bus = bus;
         this.conversation = conversation;
@@ -83,57 +76,129 @@ final class Recovery {
         }
     }
 
-    /** Decides and carries out what follows {@code outcome}. */
+    /** Decides and carries out what follows {@code outcome}; whatever is thrown meanwhile ends the run. */
     void conclude(RunOutcome outcome, CancellationToken token) {
-        RecoveryAction action = policy.decide(new RunFacts(outcome.lastAssistant(), control.retryAttempt(),
-                facts.retryConfig(), control.retrySuppressed(), facts.contextWindow(), facts.compactionConfig(),
-                TokenEstimate.contextTokens(conversation.snapshot()), overflowRecoveryAttempted), facts.rotation());
-        AgentEvent.AgentEnd end = new AgentEvent.AgentEnd(outcome.newMessages(), action.continuesRun());
-        if (endsTheRun(action)) {
-            control.finish(() -> {
+        Carrier carrier = null;
+        try {
+            RunFacts snapshot = facts.snapshot(outcome.lastAssistant(), control.chainState(),
+                    TokenEstimate.contextTokens(conversation.snapshot()), overflowRecoveryAttempted);
+            RecoveryAction action = policy.decide(snapshot);
+            carrier = new Carrier(snapshot, token, new AgentEvent.AgentEnd(outcome.newMessages(), action.continuesRun()));
+            action.accept(carrier);
+        } catch (Throwable e) {
+            crashed(token, e, carrier != null && carrier.finalEndPublished());
+        }
+    }
+
+    /**
+     * Ends {@code token}'s run after an unexpected throwable (a bug, a {@code StackOverflowError},
+     * an {@code OutOfMemoryError}): logs it, ends an open chain, emits the final {@code agent_end}
+     * unless one was already sent, and returns to idle so later prompts work. Nothing is rethrown:
+     * the run thread must survive to serve them.
+     */
+    void crashed(CancellationToken token, Throwable error, boolean finalEndPublished) {
+        LOG.error("run failed unexpectedly", error);
+        String reason = "Internal error: " + error.getClass().getSimpleName();
+        control.finishRun(token, () -> {
+            RunControl.ChainState chain = control.chainState();
+            if (chain.open()) {
+                control.giveUp(chain.attempt(), reason);
+            }
+            if (!finalEndPublished) {
+                bus.publish(new AgentEvent.AgentEnd(List.of(), false));
+            }
+        });
+    }
+
+    /**
+     * Carries out one decision. Events that precede the action ({@code agent_end}, a chain's failed
+     * end) are collected and sent just before it; an action that ends the run sends them under the
+     * lock that returns to idle, so a prompt racing them is never refused.
+     */
+    private final class Carrier implements RecoveryAction.Handler<Void> {
+        private final RunFacts snapshot;
+        private final CancellationToken token;
+        private final AgentEvent.AgentEnd end;
+        private final List<Runnable> announcements = new ArrayList<>();
+        private boolean endPublished;
+
+        Carrier(RunFacts snapshot, CancellationToken token, AgentEvent.AgentEnd end) {
+            this.snapshot = snapshot;
+            this.token = token;
+            this.end = end;
+            announcements.add(() -> {
                 bus.publish(end);
-                announce(action);
+                endPublished = true;
             });
-            return;
         }
-        bus.publish(end);
-        carryOut(action, token);
-    }
 
-    /** True when carrying out {@code action} is only events and the return to idle. */
-    private static boolean endsTheRun(RecoveryAction action) {
-        if (action instanceof RecoveryAction.GiveUp giveUp) {
-            return endsTheRun(giveUp.then());
+        /** True once an {@code agent_end} without {@code willRetry} went out. */
+        boolean finalEndPublished() {
+            return endPublished && !end.willRetry();
         }
-        return action instanceof RecoveryAction.Finish || action instanceof RecoveryAction.CompactionFailed;
-    }
 
-    /** The events of an action that ends the run. */
-    private void announce(RecoveryAction action) {
-        if (action instanceof RecoveryAction.GiveUp giveUp) {
-            control.giveUp(giveUp.attempt(), giveUp.finalError());
-            announce(giveUp.then());
-        } else if (action instanceof RecoveryAction.CompactionFailed failed) {
-            // pi reports a second overflow with an end event and no start
-            bus.publish(new AgentEvent.AutoCompactionEnd(null, false, false, failed.errorMessage()));
+        private void announce() {
+            announcements.forEach(Runnable::run);
+            announcements.clear();
         }
-    }
 
-    private void carryOut(RecoveryAction action, CancellationToken token) {
-        if (action instanceof RecoveryAction.GiveUp giveUp) {
-            control.giveUp(giveUp.attempt(), giveUp.finalError());
-            carryOut(giveUp.then(), token);
-        } else if (action instanceof RecoveryAction.Retry retry) {
-            control.scheduleRetry(retry.attempt(), facts.retryConfig().maxRetries(), retry.delayMs(),
-                    retry.errorMessage(), token,
+        @Override
+        public Void finish(RecoveryAction.Finish action) {
+            control.finish(this::announce);
+            return null;
+        }
+
+        @Override
+        public Void compactionFailed(RecoveryAction.CompactionFailed action) {
+            control.finish(() -> {
+                announce();
+                // pi reports a second overflow with an end event and no start
+                bus.publish(new AgentEvent.AutoCompactionEnd(null, false, false, action.errorMessage()));
+            });
+            return null;
+        }
+
+        @Override
+        public Void giveUp(RecoveryAction.GiveUp action) {
+            announcements.add(() -> control.giveUp(action.attempt(), action.finalError()));
+            return action.then().accept(this);
+        }
+
+        @Override
+        public Void blockCredential(RecoveryAction.BlockCredential action) {
+            facts.blockCredentialInUse(action.retryAfterMs());
+            return action.then().accept(this);
+        }
+
+        @Override
+        public Void retry(RecoveryAction.Retry action) {
+            announce();
+            scheduleRetry(action.attempt(), action.delayMs(), action.errorMessage());
+            return null;
+        }
+
+        @Override
+        public Void switchCredential(RecoveryAction.SwitchCredential action) {
+            facts.blockCredentialInUse(action.retryAfterMs());
+            announce();
+            // The next request selects the other, unblocked credential, so there is nothing to wait for.
+            scheduleRetry(action.attempt(), 0, action.errorMessage());
+            return null;
+        }
+
+        @Override
+        public Void compact(RecoveryAction.Compact action) {
+            announce();
+            autoCompact(action, snapshot.compaction(), token);
+            return null;
+        }
+
+        private void scheduleRetry(int attempt, long delayMs, String errorMessage) {
+            control.scheduleRetry(attempt, snapshot.config().maxRetries(), delayMs, errorMessage, token,
                     // The failed reply leaves the working context; it stays in the session file.
                     () -> conversation.removeLastIf(message -> message instanceof AgentMessage.Assistant reply
                             && reply.stopReason().failed()),
                     () -> continueRun.accept(token));
-        } else if (action instanceof RecoveryAction.Compact compact) {
-            autoCompact(compact, token);
-        } else {
-            control.finish();
         }
     }
 
@@ -142,22 +207,28 @@ final class Recovery {
      * run continues on the compacted context; after a threshold compaction the prompt is over
      * unless messages are queued.
      */
-    private void autoCompact(RecoveryAction.Compact compact, CancellationToken token) {
+    private void autoCompact(RecoveryAction.Compact compact, CompactionConfig config, CancellationToken token) {
         boolean overflow = compact.continuesRun();
         bus.publish(new AgentEvent.AutoCompactionStart(compact.reason()));
         if (overflow) {
             overflowRecoveryAttempted = true;
             conversation.removeLastIf(message -> message instanceof AgentMessage.Assistant);
         }
+        String prefix = overflow ? "Context overflow recovery failed: " : "Auto-compaction failed: ";
         CompactionResult result;
         compacting = true;
         try {
-            result = compactor.compact(journal.file(), facts.compactionConfig(), null, token);
+            result = compactor.compact(journal.file(), config, null, token);
         } catch (CompactionException e) {
             boolean aborted = token.isCancelled();
-            String prefix = overflow ? "Context overflow recovery failed: " : "Auto-compaction failed: ";
             String error = e.nothingToDo() || aborted ? null : prefix + e.getMessage();
             control.finish(() -> bus.publish(new AgentEvent.AutoCompactionEnd(null, aborted, false, error)));
+            return;
+        } catch (RuntimeException | Error e) {
+            // A bug or an exhausted JVM: the compaction that was announced still gets its end event.
+            LOG.error("auto-compaction failed unexpectedly", e);
+            String error = prefix + "internal error (" + e.getClass().getSimpleName() + ")";
+            control.finish(() -> bus.publish(new AgentEvent.AutoCompactionEnd(null, false, false, error)));
             return;
         } finally {
             compacting = false;

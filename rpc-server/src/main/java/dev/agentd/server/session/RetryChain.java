@@ -6,44 +6,55 @@ import java.util.function.Consumer;
 /**
  * The state of the current retry chain (SPEC §5.3) and the events that mark its life:
  * {@code auto_retry_start} for each attempt and exactly one {@code auto_retry_end} when it ends.
- * {@code attempt} is 0 when no chain is open. Guarded by the session's lock.
+ * "Open" is kept apart from the attempt number because one chain may span several models (rungs),
+ * each counting its own attempts from 1, and still end with a single {@code auto_retry_end}.
+ * Guarded by the session's lock.
  */
 final class RetryChain {
     static final String CANCELLED = "Retry cancelled";
 
     private final Consumer<AgentEvent> emit;
+    private boolean open;
+    /** The attempt of the current rung; 0 when closed. */
     private int attempt;
+    /** Which model of the chain is being retried: 0 is the session's own model (no fallback yet). */
+    private int rung;
 
     RetryChain(Consumer<AgentEvent> emit) {
         this.emit = emit;
+    }
+
+    boolean isOpen() {
+        return open;
     }
 
     int attempt() {
         return attempt;
     }
 
-    boolean isOpen() {
-        return attempt > 0;
+    int rung() {
+        return rung;
     }
 
-    /** Announces attempt {@code n} of the chain (opening it on the first). */
+    /** Announces attempt {@code n} of the current rung (opening the chain on the first). */
     void start(int n, int maxAttempts, long delayMs, String errorMessage) {
+        open = true;
         attempt = n;
         emit.accept(new AgentEvent.AutoRetryStart(n, maxAttempts, delayMs, errorMessage));
     }
 
     /** The first successful reply after retries began: the chain ends in success. */
     void succeedIfOpen() {
-        if (attempt > 0) {
+        if (open) {
             int done = attempt;
-            attempt = 0;
+            close();
             emit.accept(new AgentEvent.AutoRetryEnd(true, done, null));
         }
     }
 
-    /** The chain ends in failure, reporting {@code reportedAttempt}. */
+    /** The chain ends in failure (or a retry is refused before one opened), reporting {@code reportedAttempt}. */
     void fail(int reportedAttempt, String finalError) {
-        attempt = 0;
+        close();
         emit.accept(new AgentEvent.AutoRetryEnd(false, reportedAttempt, finalError));
     }
 
@@ -54,6 +65,12 @@ final class RetryChain {
 
     /** Forgets the chain without an event (new session). */
     void reset() {
+        close();
+    }
+
+    private void close() {
+        open = false;
         attempt = 0;
+        rung = 0;
     }
 }

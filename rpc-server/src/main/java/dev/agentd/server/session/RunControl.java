@@ -3,8 +3,12 @@ package dev.agentd.server.session;
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.runtime.Scheduler;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The session's phase — idle, running, or waiting for a retry — and its retry chain, under one
@@ -12,10 +16,21 @@ import java.util.function.Consumer;
  * every retry and continuation of that prompt; its token cancels whatever part of it is running.
  */
 final class RunControl {
-    private enum Phase { IDLE, RUNNING, WAITING_RETRY }
+    private static final Logger LOG = LoggerFactory.getLogger(RunControl.class);
+    /**
+     * How long {@link #abort()} waits for the run to reach idle before answering anyway: a tool
+     * that ignores cancellation must not leave the client without a reply. The run still ends
+     * (and {@code get_state} says so) when that tool returns.
+     */
+    static final long ABORT_WAIT_MS = 10_000;
+
+    enum Phase { IDLE, RUNNING, WAITING_RETRY }
 
     /** A started logical run: its cancellation token and the future that completes when it ends. */
     record Start(CancellationToken token, CompletableFuture<Void> end) {}
+
+    /** The retry chain as the recovery decision sees it, read under one lock. */
+    record ChainState(boolean open, int attempt, boolean retrySuppressed) {}
 
     private final Object lock = new Object();
     private final RetryChain chain;
@@ -25,6 +40,8 @@ final class RunControl {
     private CancellationToken token;
     private Scheduler.Cancellable pendingRetry;
     private boolean retrySuppressed;
+    /** Aborts waiting for idle; completed after {@code idle}, whose dependents include the prompt's end. */
+    private final List<CompletableFuture<Void>> abortWaiters = new ArrayList<>();
 
     RunControl(Consumer<AgentEvent> emit, Scheduler scheduler) {
         this.chain = new RetryChain(emit);
@@ -47,6 +64,12 @@ final class RunControl {
             token = new CancellationToken();
             retrySuppressed = false;
             return new Start(token, idle);
+        }
+    }
+
+    Phase phase() {
+        synchronized (lock) {
+            return phase;
         }
     }
 
@@ -74,6 +97,18 @@ final class RunControl {
         }
     }
 
+    boolean chainOpen() {
+        synchronized (lock) {
+            return chain.isOpen();
+        }
+    }
+
+    ChainState chainState() {
+        synchronized (lock) {
+            return new ChainState(chain.isOpen(), chain.attempt(), retrySuppressed);
+        }
+    }
+
     /** The first successful reply after retries began ends the chain in success. */
     void replySucceeded() {
         synchronized (lock) {
@@ -88,11 +123,33 @@ final class RunControl {
         }
     }
 
-    /** Runs {@code lastEvents} and returns to idle atomically: a prompt racing them is never refused. */
+    /**
+     * Runs {@code lastEvents} and returns to idle atomically: a prompt racing them is never refused.
+     * The session returns to idle even when the events throw.
+     */
     void finish(Runnable lastEvents) {
         synchronized (lock) {
-            lastEvents.run();
-            goIdle();
+            try {
+                lastEvents.run();
+            } finally {
+                goIdle();
+            }
+        }
+    }
+
+    /**
+     * Like {@link #finish(Runnable)}, but only while {@code runToken}'s logical run is still the
+     * current one: a late clean-up never ends a run that started after it.
+     *
+     * @return false (nothing done) when that run had already ended
+     */
+    boolean finishRun(CancellationToken runToken, Runnable lastEvents) {
+        synchronized (lock) {
+            if (phase == Phase.IDLE || token != runToken) {
+                return false;
+            }
+            finish(lastEvents);
+            return true;
         }
     }
 
@@ -156,19 +213,32 @@ final class RunControl {
         }
     }
 
-    /** Cancels a pending retry, then the running part; completes once idle. */
+    /**
+     * Cancels a pending retry, then the running part; completes once idle (after the run's own end
+     * future, so the prompt is over when abort answers), or after {@link #ABORT_WAIT_MS} on the
+     * scheduler if the run does not stop.
+     */
     CompletableFuture<Void> abort() {
         abortRetry();
         CancellationToken running;
-        CompletableFuture<Void> end;
+        CompletableFuture<Void> answered = new CompletableFuture<>();
         synchronized (lock) {
+            if (phase == Phase.IDLE) {
+                return CompletableFuture.completedFuture(null);
+            }
             running = token;
-            end = idle;
+            abortWaiters.add(answered);
         }
+        Scheduler.Cancellable timer = scheduler.schedule(ABORT_WAIT_MS, () -> {
+            if (answered.complete(null)) {
+                LOG.warn("the run did not stop within {} ms of abort; answering anyway", ABORT_WAIT_MS);
+            }
+        });
+        answered.whenComplete((ignored, error) -> timer.cancel());
         if (running != null) {
             running.cancel();
         }
-        return end;
+        return answered;
     }
 
     /** Forgets the chain without an event (a new or switched session). */
@@ -184,5 +254,7 @@ final class RunControl {
         pendingRetry = null;
         retrySuppressed = false;
         idle.complete(null);
+        abortWaiters.forEach(waiter -> waiter.complete(null));
+        abortWaiters.clear();
     }
 }

@@ -81,6 +81,23 @@ class AuthStoreTest {
     }
 
     @Test
+    void otherCredentialFreeAnswersWithoutBlockingAnything() {
+        AuthStore auth = new AuthStore(Map.of("p", List.of("k0", "k1")), new SecretResolver(Map.of()), clock);
+        assertFalse(auth.otherCredentialFree("p", "s"), "no credential in use yet");
+        String first = auth.apiKey("p", "s").orElseThrow();
+        assertTrue(auth.otherCredentialFree("p", "s"));
+        assertTrue(auth.otherCredentialFree("p", "s"), "asking twice changes nothing");
+        assertEquals(first, auth.apiKey("p", "s").orElseThrow(), "nothing was blocked");
+        assertTrue(auth.markUsageLimitReached("p", "s", 10_000L));
+        assertTrue(auth.otherCredentialFree("p", "s"), "the next request will move to the other one");
+        assertFalse(first.equals(auth.apiKey("p", "s").orElseThrow()));
+        assertFalse(auth.otherCredentialFree("p", "s"), "the other one is in use now and the first is blocked");
+        clock.advance(10_001);
+        assertTrue(auth.otherCredentialFree("p", "s"));
+        assertFalse(auth.otherCredentialFree("other", "s"));
+    }
+
+    @Test
     void aSessionThatUsedNoStoredCredentialCannotRotate() {
         AuthStore auth = new AuthStore(Map.of("p", List.of("k0", "k1")), new SecretResolver(Map.of()), clock);
         assertFalse(auth.markUsageLimitReached("p", "never-asked", null));

@@ -63,6 +63,35 @@ class CredentialRotationTest {
     }
 
     @Test
+    void aLimitWithNoOtherCredentialFreeStillBlocksTheOneInUse() {
+        // key A: limited for 1 s -> switch to B; B: limited for 30 s while A is blocked -> B is blocked
+        // too and the retry backs off 4 s, by which time A is free again: the retry must use A.
+        ProviderError shortLimit = new ProviderError(USAGE_LIMIT.message(), 429, "usage_limit_reached", 1_000L, null);
+        ProviderError longLimit = new ProviderError(USAGE_LIMIT.message(), 429, "usage_limit_reached", 30_000L, null);
+        ScriptedProvider provider = new ScriptedProvider().fail(shortLimit).fail(longLimit);
+        try (SessionHarness harness = SessionHarness.builder(dir)
+                .provider(provider, ScriptedProvider.MODEL)
+                .credentials("scripted", "key-one", "key-two")
+                .build()) {
+            CompletableFuture<Void> done = harness.session.prompt("hi");
+            await().until(() -> harness.scheduler.pendingDelays().equals(List.of(0L)));
+            harness.scheduler.advance(0);
+            await().until(() -> harness.scheduler.pendingDelays().equals(List.of(4000L)));
+            harness.scheduler.advance(4000);
+            await().until(done::isDone);
+
+            assertEquals(List.of(0L, 4000L), harness.events(AgentEvent.AutoRetryStart.class).stream()
+                    .map(AgentEvent.AutoRetryStart::delayMs).toList());
+            List<String> keys = provider.apiKeys();
+            assertEquals(3, keys.size());
+            assertEquals(keys.get(0), keys.get(2), "the first credential's block expired; the second is blocked: "
+                    + keys);
+            assertEquals(List.of(new AgentEvent.AutoRetryEnd(true, 2, null)),
+                    harness.events(AgentEvent.AutoRetryEnd.class));
+        }
+    }
+
+    @Test
     void oneCredentialFallsBackToNormalBackoff() {
         ProviderError limitWithoutHint = new ProviderError(USAGE_LIMIT.message(), 429, "usage_limit_reached", null,
                 null);

@@ -1,0 +1,45 @@
+package dev.agentd.server.session;
+
+import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.model.Model;
+import dev.agentd.server.auth.AuthStore;
+import dev.agentd.server.recovery.RunFacts;
+import java.util.function.Supplier;
+
+/**
+ * The session as the recovery decision sees it: builds one {@link RunFacts} snapshot per decision
+ * (settings, model and credentials read once, so the decision and its carrying-out agree), and
+ * the one write the decision may ask for — blocking the credential in use.
+ */
+final class RecoveryFacts {
+    private final SettingsControl settings;
+    private final ModelControl models;
+    private final AuthStore auth;
+    private final Supplier<String> sessionId;
+
+    RecoveryFacts(SettingsControl settings, ModelControl models, AuthStore auth, Supplier<String> sessionId) {
+        this.settings = settings;
+        this.models = models;
+        this.auth = auth;
+        this.sessionId = sessionId;
+    }
+
+    /** The facts of a run that ended with {@code last} (null when it produced no reply). */
+    RunFacts snapshot(AgentMessage.Assistant last, RunControl.ChainState chain, long contextTokens,
+            boolean overflowRecoveryAttempted) {
+        Model model = models.current();
+        return new RunFacts(last, chain.attempt(), settings.retry(), chain.retrySuppressed(), model.contextWindow(),
+                settings.compaction(), contextTokens, overflowRecoveryAttempted,
+                auth.otherCredentialFree(model.provider(), sessionId.get()));
+    }
+
+    /** The current model's context window (for overflow checks outside a decision). */
+    long contextWindow() {
+        return models.current().contextWindow();
+    }
+
+    /** Blocks the session's current credential of the current provider (SPEC §5.6). */
+    void blockCredentialInUse(Long retryAfterMs) {
+        auth.markUsageLimitReached(models.current().provider(), sessionId.get(), retryAfterMs);
+    }
+}
