@@ -86,7 +86,7 @@ public final class Daemon {
         AgentDirs dirs = AgentDirs.resolve(env, cwd);
         SettingsStore settings = new SettingsStore(dirs.globalSettings(), dirs.projectSettings());
         SystemScheduler scheduler = new SystemScheduler();
-        SecretResolver secrets = new SecretResolver(env);
+        SecretResolver secrets = new SecretResolver(env, scheduler, SecretResolver.COMMAND_LIMIT_MS);
         AuthStore auth = AuthStore.load(dirs.authFile(), secrets, scheduler);
         ModelsConfig modelsConfig = ModelsConfig.load(dirs.modelsFile());
         modelsConfig.apiKeySpecs().forEach(auth::setModelsJsonKey);
