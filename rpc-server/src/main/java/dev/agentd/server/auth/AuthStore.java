@@ -2,6 +2,7 @@ package dev.agentd.server.auth;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.json.Json;
+import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.runtime.Scheduler;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -109,20 +110,43 @@ public final class AuthStore {
         modelsJsonKeys.put(provider, spec);
     }
 
+    /**
+     * Whether a credential is configured; never runs a {@code !command} (a configured command
+     * counts: the run resolves it, off the reader thread).
+     */
     public synchronized boolean hasCredential(String provider) {
         return (cliKey != null && provider.equals(cliProvider)) || stored.containsKey(provider)
                 || envVar(provider).flatMap(secrets::env).isPresent() || modelsJsonKeys.containsKey(provider);
     }
 
     /** The key the session should use now for {@code provider}. */
-    public synchronized Optional<String> apiKey(String provider, String sessionId) {
-        if (cliKey != null && provider.equals(cliProvider)) {
-            return Optional.of(cliKey);
+    public Optional<String> apiKey(String provider, String sessionId) {
+        return apiKey(provider, sessionId, CancellationToken.none());
+    }
+
+    /**
+     * As {@link #apiKey(String, String)}, giving up on a slow {@code !command} when {@code cancel}
+     * fires. The choice is made under the lock, the resolution outside it: a command may run for
+     * seconds, and {@link #hasCredential} is asked on the stdin reader, which must never wait for it.
+     */
+    public Optional<String> apiKey(String provider, String sessionId, CancellationToken cancel) {
+        String storedSpec = null;
+        String storedPurpose = null;
+        String modelsJsonSpec;
+        synchronized (this) {
+            if (cliKey != null && provider.equals(cliProvider)) {
+                return Optional.of(cliKey);
+            }
+            List<String> specs = stored.get(provider);
+            if (specs != null) {
+                int index = select(provider, sessionId, specs.size());
+                storedSpec = specs.get(index);
+                storedPurpose = "credential " + (index + 1) + " of " + provider;
+            }
+            modelsJsonSpec = modelsJsonKeys.get(provider);
         }
-        List<String> specs = stored.get(provider);
-        if (specs != null) {
-            int index = select(provider, sessionId, specs.size());
-            Optional<String> key = secrets.resolve(specs.get(index), "credential " + (index + 1) + " of " + provider);
+        if (storedSpec != null) {
+            Optional<String> key = secrets.resolve(storedSpec, storedPurpose, cancel);
             if (key.isPresent()) {
                 return key;
             }
@@ -131,8 +155,8 @@ public final class AuthStore {
         if (fromEnv.isPresent()) {
             return fromEnv;
         }
-        return Optional.ofNullable(modelsJsonKeys.get(provider))
-                .flatMap(spec -> secrets.resolve(spec, "the models.json key of " + provider));
+        return Optional.ofNullable(modelsJsonSpec)
+                .flatMap(spec -> secrets.resolve(spec, "the models.json key of " + provider, cancel));
     }
 
     /**

@@ -1,39 +1,70 @@
 package dev.agentd.server.auth;
 
+import dev.agentd.server.runtime.CancellationToken;
+import dev.agentd.server.runtime.Scheduler;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Resolves configured key and header values (SPEC §2): {@code !command} runs the command with
- * {@code sh -c} and takes its trimmed stdout (10 s limit, cached for the process), the name of an
- * environment variable yields its value, anything else is the literal. Neither a value nor a
+ * {@code sh -c} and takes its trimmed stdout, the name of an environment variable yields its
+ * value, anything else is the literal. A command runs once per process, on a worker thread of its
+ * own; its limit (10 s) covers the whole command, from start to exit, and at the limit its process
+ * tree is killed. Its outcome, a failure included, is cached for the process. A caller waits for
+ * the outcome at most until the limit, or until its run is cancelled. Neither a value nor a
  * command line is ever logged: commands may embed secrets.
  */
 public final class SecretResolver {
     private static final Logger LOG = LoggerFactory.getLogger(SecretResolver.class);
-    private static final long COMMAND_TIMEOUT_SECONDS = 10;
+    public static final long COMMAND_LIMIT_MS = 10_000;
+    /** More output than any key: a command that prints more is broken, not a key source. */
+    private static final int MAX_OUTPUT_BYTES = 64 * 1024;
 
     private final Map<String, String> env;
-    private final Map<String, Optional<String>> commandCache = new ConcurrentHashMap<>();
+    private final Scheduler scheduler;
+    private final long limitMs;
+    private final Map<String, CompletableFuture<Optional<String>>> commands = new ConcurrentHashMap<>();
+    private final ExecutorService workers = Executors.newCachedThreadPool(task -> {
+        Thread thread = new Thread(task, "agentd-secret-command");
+        thread.setDaemon(true);
+        return thread;
+    });
 
+    /** With real time (tests that run no slow command). */
     public SecretResolver(Map<String, String> env) {
+        this(env, RealTime.INSTANCE, COMMAND_LIMIT_MS);
+    }
+
+    public SecretResolver(Map<String, String> env, Scheduler scheduler, long limitMs) {
         this.env = Map.copyOf(env);
+        this.scheduler = scheduler;
+        this.limitMs = limitMs;
     }
 
     /** The resolved value, empty if the spec is blank or its command failed. */
     public Optional<String> resolve(String spec, String purpose) {
+        return resolve(spec, purpose, CancellationToken.none());
+    }
+
+    /** As {@link #resolve(String, String)}; a cancelled wait for a command yields empty at once. */
+    public Optional<String> resolve(String spec, String purpose, CancellationToken cancel) {
         if (spec == null || spec.isBlank()) {
             return Optional.empty();
         }
         if (spec.startsWith("!")) {
-            return commandCache.computeIfAbsent(spec, command -> run(command.substring(1), purpose));
+            return await(command(spec, purpose), cancel);
         }
         String fromEnv = env.get(spec);
         if (fromEnv != null && !fromEnv.isBlank()) {
@@ -48,34 +79,109 @@ public final class SecretResolver {
         return value == null || value.isBlank() ? Optional.empty() : Optional.of(value);
     }
 
-    private static Optional<String> run(String command, String purpose) {
+    /** The outcome of {@code spec}'s command: started on first use, shared by every later caller. */
+    CompletableFuture<Optional<String>> command(String spec, String purpose) {
+        CompletableFuture<Optional<String>> existing = commands.get(spec);
+        if (existing != null) {
+            return existing;
+        }
+        CompletableFuture<Optional<String>> outcome = new CompletableFuture<>();
+        existing = commands.putIfAbsent(spec, outcome);
+        if (existing != null) {
+            return existing;
+        }
+        workers.execute(() -> run(spec.substring(1), purpose, outcome));
+        return outcome;
+    }
+
+    private static Optional<String> await(CompletableFuture<Optional<String>> outcome, CancellationToken cancel) {
+        CompletableFuture<Optional<String>> waiting = new CompletableFuture<>();
+        outcome.thenAccept(waiting::complete);
+        Runnable unregister = cancel.onCancel(() -> waiting.complete(Optional.empty()));
         try {
-            Process process = new ProcessBuilder("sh", "-c", command)
-                    .redirectErrorStream(false)
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+            return waiting.join();
+        } finally {
+            unregister.run();
+        }
+    }
+
+    /** Runs on a worker; {@code outcome} is completed exactly once, at the latest by the limit. */
+    private void run(String command, String purpose, CompletableFuture<Optional<String>> outcome) {
+        Process process;
+        try {
+            process = new ProcessBuilder("sh", "-c", command)
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .redirectError(ProcessBuilder.Redirect.DISCARD)
                     .start();
-            byte[] out;
-            try (InputStream stdout = process.getInputStream()) {
-                out = stdout.readAllBytes();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("the command configured for {} could not be started", purpose);
+            outcome.complete(Optional.empty());
+            return;
+        }
+        Scheduler.Cancellable limit;
+        try {
+            limit = scheduler.schedule(limitMs, () -> {
+                if (outcome.complete(Optional.empty())) {
+                    LOG.warn("the command configured for {} did not finish within {} ms; killed it", purpose,
+                            limitMs);
+                }
+                killTree(process);
+            });
+        } catch (RuntimeException e) { // the scheduler is closed: the daemon is stopping
+            killTree(process);
+            outcome.complete(Optional.empty());
+            return;
+        }
+        try (InputStream stdout = process.getInputStream()) {
+            byte[] out = stdout.readNBytes(MAX_OUTPUT_BYTES + 1);
+            if (out.length > MAX_OUTPUT_BYTES) {
+                killTree(process);
+                if (outcome.complete(Optional.empty())) {
+                    LOG.warn("the command configured for {} printed more than {} bytes", purpose, MAX_OUTPUT_BYTES);
+                }
+                return;
             }
-            if (!process.waitFor(COMMAND_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                LOG.warn("the command configured for {} did not finish within {} s", purpose, COMMAND_TIMEOUT_SECONDS);
-                return Optional.empty();
-            }
-            if (process.exitValue() != 0) {
-                LOG.warn("the command configured for {} exited with code {}", purpose, process.exitValue());
-                return Optional.empty();
+            int code = process.waitFor(); // the kill at the limit ends this wait too
+            limit.cancel();
+            if (code != 0) {
+                if (outcome.complete(Optional.empty())) {
+                    LOG.warn("the command configured for {} exited with code {}", purpose, code);
+                }
+                return;
             }
             String value = new String(out, StandardCharsets.UTF_8).trim();
-            return value.isEmpty() ? Optional.empty() : Optional.of(value);
+            outcome.complete(value.isEmpty() ? Optional.empty() : Optional.of(value));
         } catch (IOException e) {
-            LOG.warn("the command configured for {} could not be started", purpose);
-            return Optional.empty();
+            outcome.complete(Optional.empty());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Optional.empty();
+            killTree(process);
+            outcome.complete(Optional.empty());
+        }
+    }
+
+    /** Descendants are listed before the shell dies: afterwards they are no longer its descendants. */
+    private static void killTree(Process process) {
+        List<ProcessHandle> descendants = process.descendants().toList();
+        process.destroyForcibly();
+        descendants.forEach(ProcessHandle::destroyForcibly);
+    }
+
+    /** Real time for the constructor that takes none; the timers run on the common pool's delayer. */
+    private enum RealTime implements Scheduler {
+        INSTANCE;
+
+        @Override
+        public long now() {
+            return System.currentTimeMillis();
+        }
+
+        @Override
+        public Cancellable schedule(long delayMs, Runnable task) {
+            CompletableFuture<Void> timer = new CompletableFuture<>();
+            CompletableFuture.delayedExecutor(delayMs, TimeUnit.MILLISECONDS).execute(() -> timer.complete(null));
+            timer.thenRun(task);
+            return () -> timer.cancel(false);
         }
     }
 }

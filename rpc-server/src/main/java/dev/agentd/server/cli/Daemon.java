@@ -88,7 +88,7 @@ public final class Daemon {
         AgentDirs dirs = AgentDirs.resolve(env, cwd);
         SettingsStore settings = new SettingsStore(dirs.globalSettings(), dirs.projectSettings());
         SystemScheduler scheduler = new SystemScheduler();
-        SecretResolver secrets = new SecretResolver(env);
+        SecretResolver secrets = new SecretResolver(env, scheduler, SecretResolver.COMMAND_LIMIT_MS);
         AuthStore auth = AuthStore.load(dirs.authFile(), secrets, scheduler);
         ModelsConfig modelsConfig = ModelsConfig.load(dirs.modelsFile());
         modelsConfig.apiKeySpecs().forEach(auth::setModelsJsonKey);
@@ -145,7 +145,9 @@ public final class Daemon {
         }
         AgentSession session = new AgentSession(context, sessionFile, selection.model(), thinking, options.updates());
         Daemon[] self = new Daemon[1];
-        RpcOutput output = new RpcOutput(new JsonlWriter(out, Json.mapper()), () -> self[0].shutdown());
+        // Off the writing thread: that is often the run thread, and shutdown() waits for the run to stop.
+        RpcOutput output = new RpcOutput(new JsonlWriter(out, Json.mapper()),
+                () -> self[0].shutdownInBackground("agentd-stdout-closed"));
         CommandRouter router = new CommandRouter(session, script);
         StartupTrace.mark("session+router");
         self[0] = new Daemon(options, in, scheduler, session, output, router);
@@ -160,8 +162,13 @@ public final class Daemon {
         mode.emit(new AgentEvent.Ready(Version.current(), options.mode(), session.models().current()));
         StartupTrace.mark("ready");
         Thread reader = new Thread(() -> {
-            mode.serve();
-            shutdown();
+            try {
+                mode.serve();
+            } catch (Throwable e) { // serve() answers every line itself; whatever escapes still ends us cleanly
+                LOG.error("the stdin reader failed: {}", e.getClass().getName());
+            } finally {
+                shutdown();
+            }
         }, "agentd-stdin");
         reader.setDaemon(true);
         reader.start();
@@ -201,14 +208,17 @@ public final class Daemon {
         stopped.countDown();
     }
 
+    /** {@link #shutdown()} on a thread of its own, for callers that the shutdown may wait for. */
+    private void shutdownInBackground(String threadName) {
+        Thread stopper = new Thread(this::shutdown, threadName);
+        stopper.setDaemon(true);
+        stopper.start();
+    }
+
     @SuppressWarnings("restriction")
     private void installSigtermHandler() {
         try {
-            sun.misc.Signal.handle(new sun.misc.Signal("TERM"), signal -> {
-                Thread stopper = new Thread(this::shutdown, "agentd-sigterm");
-                stopper.setDaemon(true);
-                stopper.start();
-            });
+            sun.misc.Signal.handle(new sun.misc.Signal("TERM"), signal -> shutdownInBackground("agentd-sigterm"));
         } catch (IllegalArgumentException | UnsupportedOperationException e) {
             LOG.debug("SIGTERM handler unavailable: {}", e.toString());
         }

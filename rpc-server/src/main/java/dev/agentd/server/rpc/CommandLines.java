@@ -11,7 +11,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads stdin as JSONL until it ends and parses each line once; shared by both dialects, which
- * only decide what a parsed line means and how a broken one is answered.
+ * only decide what a parsed line means and how a broken one is answered. The reader cannot die
+ * of one line: anything a line's handling throws, {@link Error}s included, is logged and
+ * answered as an error for that line, and the next line is read.
  */
 final class CommandLines {
     private static final Logger LOG = LoggerFactory.getLogger(CommandLines.class);
@@ -25,6 +27,12 @@ final class CommandLines {
         void invalid(String problem, byte[] bytes);
 
         void json(JsonNode node);
+
+        /**
+         * Handling the line threw {@code error}; {@code node} is its JSON when it parsed (else
+         * null) and {@code bytes} its raw text when it was buffered (else null).
+         */
+        void failed(Throwable error, byte[] bytes, JsonNode node);
     }
 
     private CommandLines() {}
@@ -49,23 +57,52 @@ final class CommandLines {
             } catch (IOException e) {
                 LOG.warn("stdin failed: {}", e.getMessage());
                 return;
+            } catch (Throwable e) { // framing state is unknown now: end as on EOF rather than spin
+                LOG.error("reading stdin failed: {}", describe(e));
+                return;
             }
             if (line == null) {
                 return;
             }
-            if (line instanceof JsonlReader.Line.TooLong tooLong) {
-                handler.invalid("line of " + tooLong.length() + " bytes exceeds the limit of " + maxLineBytes
-                        + " bytes", null);
-            } else if (line instanceof JsonlReader.Line.Text text) {
-                JsonNode node;
-                try {
-                    node = Json.mapper().readTree(text.bytes());
-                } catch (IOException e) {
-                    handler.invalid(parseProblem(e), text.bytes());
-                    continue;
-                }
-                handler.json(node);
+            handleSafely(line, maxLineBytes, handler);
+        }
+    }
+
+    private static void handleSafely(JsonlReader.Line line, int maxLineBytes, Handler handler) {
+        byte[] bytes = line instanceof JsonlReader.Line.Text text ? text.bytes() : null;
+        JsonNode[] parsed = new JsonNode[1];
+        try {
+            handle(line, maxLineBytes, handler, parsed);
+        } catch (Throwable error) { // StackOverflowError and OutOfMemoryError too: only this line is lost
+            LOG.error("handling a command line failed: {}", describe(error));
+            try {
+                handler.failed(error, bytes, parsed[0]);
+            } catch (Throwable again) {
+                LOG.error("answering the failed line failed too: {}", describe(again));
             }
         }
+    }
+
+    private static void handle(JsonlReader.Line line, int maxLineBytes, Handler handler, JsonNode[] parsed) {
+        if (line instanceof JsonlReader.Line.TooLong tooLong) {
+            handler.invalid("line of " + tooLong.length() + " bytes exceeds the limit of " + maxLineBytes
+                    + " bytes", null);
+        } else if (line instanceof JsonlReader.Line.Text text) {
+            JsonNode node;
+            try {
+                node = Json.mapper().readTree(text.bytes());
+            } catch (IOException e) {
+                handler.invalid(parseProblem(e), text.bytes());
+                return;
+            }
+            parsed[0] = node;
+            handler.json(node);
+        }
+    }
+
+    /** The type and where it was thrown; never the message, which may quote the line. */
+    static String describe(Throwable error) {
+        StackTraceElement[] trace = error.getStackTrace();
+        return error.getClass().getName() + (trace.length > 0 ? " at " + trace[0] : "");
     }
 }

@@ -53,6 +53,13 @@ public final class JsonRpcMode implements ProtocolMode {
             public void json(JsonNode node) {
                 handleLine(node);
             }
+
+            @Override
+            public void failed(Throwable error, byte[] bytes, JsonNode node) {
+                JsonNode id = node != null && node.isObject() ? node.path("id") : NullNode.getInstance();
+                out.write(JsonRpcReply.error(id.isTextual() || id.isNumber() ? id : NullNode.getInstance(),
+                        JsonRpcError.internal(error.getClass().getSimpleName())));
+            }
         });
     }
 

@@ -46,7 +46,27 @@ public final class RpcMode implements ProtocolMode {
             public void json(JsonNode node) {
                 handle(node);
             }
+
+            @Override
+            public void failed(Throwable error, byte[] bytes, JsonNode node) {
+                out.write(Response.failure(failedId(bytes, node), failedCommand(node),
+                        "Internal error while handling the command: " + error.getClass().getSimpleName()));
+            }
         });
+    }
+
+    /** The id a failed line's error carries: its parsed string id, else the one recovered from its text. */
+    private static String failedId(byte[] bytes, JsonNode node) {
+        if (node != null) {
+            JsonNode id = node.path("id");
+            return id.isTextual() ? id.textValue() : null;
+        }
+        return bytes == null ? null : IdRecovery.recover(bytes);
+    }
+
+    private static String failedCommand(JsonNode node) {
+        JsonNode type = node == null ? null : node.path("type");
+        return type != null && type.isTextual() ? type.textValue() : "parse";
     }
 
     private void handle(JsonNode node) {

@@ -65,7 +65,7 @@ final class ProviderCalls {
         }
         String key = null;
         if (provider.get().requiresCredential()) {
-            key = context.auth().apiKey(model.provider(), sessionId.get()).orElse(null);
+            key = context.auth().apiKey(model.provider(), sessionId.get(), cancel).orElse(null);
             if (key == null) {
                 return failure(model, noKey(model));
             }

@@ -1,5 +1,6 @@
 package dev.agentd.server.auth;
 
+import static dev.agentd.server.testing.Waits.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -108,5 +110,23 @@ class AuthStoreTest {
     void aMalformedAuthFileIsIgnored() throws IOException {
         AuthStore auth = load("{broken", Map.of());
         assertFalse(auth.hasCredential("anthropic"));
+    }
+
+    /** The stdin reader asks hasCredential; a run resolving a slow !command must not hold it up. */
+    @Test
+    void hasCredentialNeverWaitsForACommandBeingResolved() throws Exception {
+        Path started = dir.resolve("started");
+        Path go = dir.resolve("go");
+        String spec = "!touch " + started + "; while [ ! -e " + go + " ]; do sleep 0.05; done; echo sk-unlocked";
+        AuthStore auth = new AuthStore(Map.of("p", List.of(spec)), new SecretResolver(Map.of(), clock, 10_000), clock);
+        CompletableFuture<Optional<String>> key = CompletableFuture.supplyAsync(() -> auth.apiKey("p", "s"));
+        await().until(() -> Files.exists(started));
+        CompletableFuture<Boolean> asked = CompletableFuture.supplyAsync(() -> auth.hasCredential("p")
+                && !auth.hasCredential("q") && auth.credentialCount("p") == 1);
+        await().until(asked::isDone);
+        assertTrue(asked.join());
+        assertFalse(key.isDone());
+        Files.writeString(go, "");
+        assertEquals(Optional.of("sk-unlocked"), key.join());
     }
 }

@@ -33,4 +33,20 @@ class IdRecoveryTest {
         assertNull(recover("{\"id\":\"never closed"));
         assertNull(recover("\u0000\u00ff garbage"));
     }
+
+    @Test
+    void aLongIdIsScannedWithoutRecursion() {
+        // The old regex recursed once per character: a 1.5 K id overflowed the reader's stack.
+        String id = "a".repeat(60_000);
+        assertEquals(id, recover("{\"type\":\"get_state\",\"id\":\"" + id + "\" x"));
+        String escaped = "\\\"".repeat(10_000);
+        assertEquals("\"".repeat(10_000), recover("{\"id\":\"" + escaped + "\" broken"));
+    }
+
+    @Test
+    void keysThatAreNotFollowedByAStringAreSkipped() {
+        assertEquals("later", recover("{\"id\":42,\"x\":{\"id\" \"no colon\", \"id\" :\t\"later\" oops"));
+        assertNull(recover("\"id\": 1, ".repeat(20_000)));
+        assertNull(recover("{\"id\": \"" + "x".repeat(100_000)));
+    }
 }

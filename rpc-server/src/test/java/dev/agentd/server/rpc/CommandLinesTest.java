@@ -1,0 +1,108 @@
+package dev.agentd.server.rpc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentd.protocol.json.Json;
+import dev.agentd.protocol.jsonl.JsonlWriter;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The shared stdin loop survives whatever handling one line throws, Errors included. */
+class CommandLinesTest {
+    private static InputStream input(String... lines) {
+        return new ByteArrayInputStream((String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void anErrorInOneLineIsReportedForThatLineAndTheNextLineIsRead() {
+        List<String> seen = new ArrayList<>();
+        CommandLines.read(input("{\"n\":1}", "{broken", "{\"n\":3}"), 4096, new CommandLines.Handler() {
+            @Override
+            public void invalid(String problem, byte[] bytes) {
+                seen.add("invalid");
+                throw new OutOfMemoryError("simulated");
+            }
+
+            @Override
+            public void json(JsonNode node) {
+                seen.add("json " + node.path("n").asInt());
+                if (node.path("n").asInt() == 1) {
+                    throw new StackOverflowError();
+                }
+            }
+
+            @Override
+            public void failed(Throwable error, byte[] bytes, JsonNode node) {
+                seen.add("failed " + error.getClass().getSimpleName() + " " + (node == null ? "raw "
+                        + new String(bytes, StandardCharsets.UTF_8) : "node " + node.path("n").asInt()));
+                if (node == null) {
+                    throw new IllegalStateException("answering fails too");
+                }
+            }
+        });
+        assertEquals(List.of("json 1", "failed StackOverflowError node 1", "invalid",
+                "failed OutOfMemoryError raw {broken", "json 3"), seen);
+    }
+
+    /** Through the rpc dialect: a router that throws still yields one response carrying the id. */
+    @Test
+    void theRpcDialectAnswersAFailedLineWithItsIdAndKeepsReading() throws IOException {
+        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        RpcOutput out = new RpcOutput(new JsonlWriter(stdout, Json.mapper()), () -> { });
+        // No router: dispatching any decoded command throws.
+        new RpcMode(input("{\"type\":\"get_state\",\"id\":\"boom\"}", "{\"type\":\"get_state\",\"id\":\"" + "x".repeat(5000)
+                + "\" oops"), out, null, 1 << 20).serve();
+        String[] lines = stdout.toString(StandardCharsets.UTF_8).split("\n");
+        assertEquals(2, lines.length);
+        JsonNode first = Json.mapper().readTree(lines[0]);
+        assertEquals("boom", first.path("id").asText());
+        assertEquals("get_state", first.path("command").asText());
+        assertEquals("Internal error while handling the command: NullPointerException", first.path("error").asText());
+        JsonNode second = Json.mapper().readTree(lines[1]);
+        assertEquals("x".repeat(5000), second.path("id").asText(), "the long id of a broken line is recovered");
+        assertEquals("parse", second.path("command").asText());
+    }
+
+    /** Writing the reply throws an Error once (as a too-deep serialization would): the line still gets one. */
+    @Test
+    void theJsonRpcDialectAnswersAFailedLineWithAnInternalError() throws IOException {
+        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        OutputStream failingOnce = new OutputStream() {
+            private boolean failed;
+
+            @Override
+            public void write(int b) {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] bytes, int offset, int length) {
+                if (!failed) {
+                    failed = true;
+                    throw new StackOverflowError();
+                }
+                stdout.write(bytes, offset, length);
+            }
+        };
+        RpcOutput out = new RpcOutput(new JsonlWriter(failingOnce, Json.mapper()), () -> { });
+        new JsonRpcMode(input("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"no_such\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"no_such\"}"), out, null, 4096).serve();
+        String[] lines = stdout.toString(StandardCharsets.UTF_8).split("\n");
+        assertEquals(2, lines.length, stdout.toString(StandardCharsets.UTF_8));
+        JsonNode reply = Json.mapper().readTree(lines[0]);
+        assertEquals(7, reply.path("id").asInt());
+        assertEquals(JsonRpcError.INTERNAL_ERROR, reply.path("error").path("code").asInt());
+        assertEquals("Internal error: StackOverflowError", reply.path("error").path("message").asText());
+        assertNull(reply.get("result"));
+        assertEquals(JsonRpcError.METHOD_NOT_FOUND, Json.mapper().readTree(lines[1]).path("error").path("code").asInt());
+    }
+}
