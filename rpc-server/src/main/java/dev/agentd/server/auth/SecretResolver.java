@@ -177,6 +177,11 @@ public final class SecretResolver {
         }
 
         @Override
+        public long monotonicMs() {
+            return System.nanoTime() / 1_000_000;
+        }
+
+        @Override
         public Cancellable schedule(long delayMs, Runnable task) {
             CompletableFuture<Void> timer = new CompletableFuture<>();
             CompletableFuture.delayedExecutor(delayMs, TimeUnit.MILLISECONDS).execute(() -> timer.complete(null));
