@@ -86,8 +86,10 @@ public final class BashExecutor {
         ProcessBuilder builder = new ProcessBuilder(argv).directory(cwd.toFile()).redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         ToolEnvironment.strip(builder.environment());
+        String marker = ProcessTree.newMarker();
+        builder.environment().put(ProcessTree.MARKER_VARIABLE, marker);
         Process process = builder.start();
-        ProcessTree tree = new ProcessTree(process, setsid != null);
+        ProcessTree tree = new ProcessTree(process, setsid != null, marker);
         tree.track();
         Wakeup wakeup = new Wakeup();
         process.onExit().thenRun(wakeup::poke);

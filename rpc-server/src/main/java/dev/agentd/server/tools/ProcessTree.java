@@ -1,11 +1,14 @@
 package dev.agentd.server.tools;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -13,10 +16,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Kills a started command with everything it spawned. Two nets, because each misses something:
+ * Kills a started command with everything it spawned. Three nets, because each misses something:
  * when the command was started under {@code setsid} its process group is signalled (this catches
- * background grandchildren already re-parented away from the shell); and every descendant seen by
- * {@link ProcessHandle#descendants()} is signalled individually (this works without setsid).
+ * background grandchildren already re-parented away from the shell); every descendant seen by
+ * {@link ProcessHandle#descendants()} is signalled individually (this works without setsid); and,
+ * on Linux, every process whose environment carries this command's marker variable is signalled
+ * (this catches a double-forked daemon, {@code setsid -f cmd &}, which has left both the tree and
+ * the group). Limits: a process that clears its environment or changes its user escapes the third
+ * net, and a SIGKILLed daemon kills nothing.
  */
 final class ProcessTree {
     private static final Logger LOG = LoggerFactory.getLogger(ProcessTree.class);
@@ -32,14 +39,33 @@ final class ProcessTree {
                 "agentd-command-reaper"));
     }
 
+    /** The environment variable that marks every process a command starts (inherited by default). */
+    static final String MARKER_VARIABLE = "AGENTD_COMMAND_ID";
+    /** A process's environment beyond this is not read: markers sit where the shell put them. */
+    private static final int MAX_ENVIRON_BYTES = 256 * 1024;
+
     private final Process process;
     private final boolean ownGroup;
+    /** {@code MARKER_VARIABLE=value} as it appears in /proc/PID/environ, or null for no scan. */
+    private final byte[] markerEntry;
     private final Set<ProcessHandle> known = ConcurrentHashMap.newKeySet();
 
     /** @param ownGroup true when the process leads its own process group (started via setsid) */
     ProcessTree(Process process, boolean ownGroup) {
+        this(process, ownGroup, null);
+    }
+
+    /** @param marker the value of {@link #MARKER_VARIABLE} in the command's environment, or null */
+    ProcessTree(Process process, boolean ownGroup, String marker) {
         this.process = process;
         this.ownGroup = ownGroup;
+        this.markerEntry = marker == null ? null
+                : (MARKER_VARIABLE + "=" + marker).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A marker no other command of any agentd shares. */
+    static String newMarker() {
+        return ProcessHandle.current().pid() + "-" + UUID.randomUUID();
     }
 
     /** Kills the tree if the JVM exits while it runs, until {@link #release()}. */
@@ -53,7 +79,7 @@ final class ProcessTree {
 
     /** SIGTERM to all, then SIGKILL to whatever still runs after {@code grace}. */
     void terminate(Duration grace) throws InterruptedException {
-        snapshot();
+        snapshot(true);
         signalGroup("TERM");
         known.forEach(ProcessHandle::destroy);
         long until = System.nanoTime() + grace.toNanos();
@@ -64,14 +90,14 @@ final class ProcessTree {
         // Always KILL the group: members that left the tree before any snapshot are invisible here.
         if (ownGroup || anyRunning()) {
             signalGroup("KILL");
-            snapshot();
+            snapshot(true);
             known.forEach(ProcessHandle::destroyForcibly);
         }
     }
 
     private void killNow() {
         try {
-            snapshot();
+            snapshot(true);
             signalGroup("KILL");
             known.forEach(ProcessHandle::destroyForcibly);
         } catch (InterruptedException | RuntimeException e) {
@@ -80,9 +106,49 @@ final class ProcessTree {
     }
 
     private void snapshot() {
+        snapshot(false);
+    }
+
+    /** @param scanMarkers also look for marked processes (a /proc scan: not on every poll) */
+    private void snapshot(boolean scanMarkers) {
         ProcessHandle root = process.toHandle();
         known.add(root);
         root.descendants().forEach(known::add);
+        if (scanMarkers && markerEntry != null) {
+            markedProcesses().forEach(known::add);
+        }
+    }
+
+    /** Processes whose environment holds the marker (Linux /proc; elsewhere none are found). */
+    private Stream<ProcessHandle> markedProcesses() {
+        long self = ProcessHandle.current().pid();
+        return ProcessHandle.allProcesses()
+                .filter(handle -> handle.pid() != self && carriesMarker(handle.pid()));
+    }
+
+    private boolean carriesMarker(long pid) {
+        Path environ = Path.of("/proc", Long.toString(pid), "environ");
+        try (InputStream in = Files.newInputStream(environ)) {
+            return containsEntry(in.readNBytes(MAX_ENVIRON_BYTES), markerEntry);
+        } catch (IOException | RuntimeException e) {
+            return false; // gone, or not ours to read
+        }
+    }
+
+    /** True when {@code entry} is one whole NUL-separated entry of {@code environ}. */
+    static boolean containsEntry(byte[] environ, byte[] entry) {
+        int start = 0;
+        while (start < environ.length) {
+            int end = start;
+            while (end < environ.length && environ[end] != 0) {
+                end++;
+            }
+            if (end - start == entry.length && Arrays.equals(environ, start, end, entry, 0, entry.length)) {
+                return true;
+            }
+            start = end + 1;
+        }
+        return false;
     }
 
     private boolean anyRunning() {

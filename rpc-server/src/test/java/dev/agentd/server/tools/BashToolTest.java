@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.agentd.protocol.event.ToolOutput;
 import dev.agentd.server.runtime.CancellationToken;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -202,6 +203,46 @@ class BashToolTest {
         }
         assertTrue(run.get().cancelled());
         await().atMost(Duration.ofSeconds(5)).until(() -> !running(orphan));
+    }
+
+    @Test
+    void abortKillsADoubleForkedDaemonThroughItsMarker() throws Exception {
+        assumeTrue(BashExecutor.findSetsid() != null && Files.isDirectory(Path.of("/proc/self")),
+                "needs setsid -f and /proc");
+        CancellationToken cancel = new CancellationToken();
+        List<String> updates = new CopyOnWriteArrayList<>();
+        // setsid -f forks into a new session: neither the process group nor descendants() sees it.
+        CompletableFuture<BashExecution> run = CompletableFuture.supplyAsync(() -> {
+            try {
+                return new BashExecutor().run("setsid -f sh -c 'echo daemon=$$; exec sleep 1000' </dev/null; sleep 1000",
+                        cwd, null, cancel, updates::add);
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        long daemon;
+        try {
+            await().until(() -> updates.stream().anyMatch(u -> u.contains("daemon=")));
+            daemon = pids(updates.get(updates.size() - 1)).get("daemon");
+            started.add(daemon);
+            await().until(() -> running(daemon));
+            assertTrue(ProcessHandle.current().descendants().noneMatch(h -> h.pid() == daemon),
+                    "the daemon left the tree");
+        } finally {
+            cancel.cancel();
+        }
+        assertTrue(run.get().cancelled());
+        await().atMost(Duration.ofSeconds(5)).until(() -> !running(daemon));
+    }
+
+    @Test
+    void theMarkerMatchesWholeEnvironmentEntriesOnly() {
+        byte[] entry = "AGENTD_COMMAND_ID=1-a".getBytes(StandardCharsets.UTF_8);
+        assertTrue(ProcessTree.containsEntry("A=1\0AGENTD_COMMAND_ID=1-a\0B=2".getBytes(StandardCharsets.UTF_8), entry));
+        assertTrue(ProcessTree.containsEntry("AGENTD_COMMAND_ID=1-a".getBytes(StandardCharsets.UTF_8), entry));
+        assertFalse(ProcessTree.containsEntry("AGENTD_COMMAND_ID=1-ab\0".getBytes(StandardCharsets.UTF_8), entry));
+        assertFalse(ProcessTree.containsEntry("XAGENTD_COMMAND_ID=1-a\0".getBytes(StandardCharsets.UTF_8), entry));
+        assertFalse(ProcessTree.containsEntry(new byte[0], entry));
     }
 
     @Test
