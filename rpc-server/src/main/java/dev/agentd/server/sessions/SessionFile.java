@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * One session as a tree of entries, mirrored to a version-3 JSONL file (SPEC §7).
  *
  * <ul>
- *   <li>Written lazily: nothing reaches the disk before the first assistant message; then the
+ *   <li>Written lazily: nothing reaches the disk before the first message (a prompt); then the
  *       header and every buffered entry, then one line per entry, each with a single write (a
  *       killed process loses at most the line being written).</li>
  *   <li>The leaf is the entry new ones attach to. A retry moves it back to the failed reply's
@@ -197,7 +197,9 @@ public final class SessionFile {
             return;
         }
         if (!onDisk) {
-            if (!(entry instanceof SessionEntry.Message message && message.message() instanceof AgentMessage.Assistant)) {
+            // The first message of a prompt starts the file: a client that has seen its message_end
+            // must find it after a kill (pi waits for the first reply; settings-only changes wait).
+            if (!(entry instanceof SessionEntry.Message)) {
                 return;
             }
             writeAll();

@@ -36,7 +36,7 @@ class PersistKillIT {
     @Test
     void everyMessageWhoseEndWasSeenSurvivesAKill() throws Exception {
         daemon = start();
-        daemon.send(command("prompt", "p0", "message", "warm-up")); // the file exists from the first reply on
+        daemon.send(command("prompt", "p0", "message", "warm-up"));
         daemon.awaitNth("agent_end", 1);
         awaitIdle();
         int round = 0;
@@ -48,6 +48,15 @@ class PersistKillIT {
             JsonNode messages = daemon.request(command("get_messages", "m" + round)).path("data").path("messages");
             assertTrue(messages.toString().contains(marker), role + " of " + marker + " lost: " + messages);
         }
+    }
+
+    @Test
+    void theFirstPromptOfANewSessionSurvivesAKillRightAfterItsMessageEnd() throws Exception {
+        daemon = start();
+        killAfterMessageEnd("user", "first");
+        daemon = start("--continue");
+        JsonNode messages = daemon.request(command("get_messages", "m")).path("data").path("messages");
+        assertTrue(messages.toString().contains("first-prompt"), "the first prompt was lost: " + messages);
     }
 
     /** agent_end may precede the session's return to idle by a moment; a prompt then would be refused. */

@@ -50,15 +50,17 @@ class SessionFileTest {
     }
 
     @Test
-    void nothingIsWrittenBeforeTheFirstAssistantMessageThenOneLinePerEntry() throws IOException {
+    void nothingIsWrittenBeforeTheFirstMessageThenOneLinePerEntry() throws IOException {
         Path file = dir.resolve("s/session.jsonl");
         SessionFile session = SessionFile.create(file, "/work", null, clock::get);
         session.appendModelChange("faux", "faux-1", null, null, null);
+        session.appendThinkingLevel("high");
+        assertFalse(Files.exists(file), "settings-only changes write nothing");
         session.appendMessage(user("hello"));
-        assertFalse(Files.exists(file));
+        assertEquals(4, lines(file).size(), "the prompt is on disk before its message_end goes out");
         session.appendMessage(reply("hi"));
         List<JsonNode> lines = lines(file);
-        assertEquals(4, lines.size());
+        assertEquals(5, lines.size());
         assertEquals("session", lines.get(0).path("type").asText());
         assertEquals(3, lines.get(0).path("version").asInt());
         assertEquals("/work", lines.get(0).path("cwd").asText());
@@ -66,7 +68,7 @@ class SessionFileTest {
         assertEquals(lines.get(1).path("id").asText(), lines.get(2).path("parentId").asText());
         assertTrue(lines.get(1).path("id").asText().matches("[0-9a-f]{8}"));
         session.appendMessage(user("more"));
-        assertEquals(5, lines(file).size(), "after the first write every entry is appended at once");
+        assertEquals(6, lines(file).size(), "after the first write every entry is appended at once");
     }
 
     @Test
