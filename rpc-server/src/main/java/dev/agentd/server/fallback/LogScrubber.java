@@ -149,6 +149,10 @@ public final class LogScrubber {
                 return -1;
             case '?':
             case '&':
+                // Every name starts with one of these letters: one comparison rejects most text.
+                if (i + 1 >= s.length() || "aktspAKTSP".indexOf(s.charAt(i + 1)) < 0) {
+                    return -1;
+                }
                 for (String name : QUERY_NAMES) {
                     int j = i + 1 + name.length();
                     if (at(s, i + 1, name) && j < s.length() && s.charAt(j) == '=') {
