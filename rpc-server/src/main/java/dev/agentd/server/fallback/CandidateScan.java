@@ -112,7 +112,7 @@ public final class CandidateScan {
         String self = view.current() == null ? null : view.current().selector();
         int size = entries.size();
         Model[] models = new Model[size];
-        Optional<?>[] levels = new Optional<?>[size];
+        ThinkingLevel[] asked = new ThinkingLevel[size];
         SkipReason[] reasons = new SkipReason[size];
         int[] grade = new int[size];
         int best = -1;
@@ -136,7 +136,7 @@ public final class CandidateScan {
                 continue;
             }
             models[i] = model;
-            levels[i] = resolved.get().thinking();
+            asked[i] = resolved.get().thinking().orElse(null);
             boolean open = view.circuitOpen().test(base);
             grade[i] = open ? OPEN : view.accountSpent().test(provider) ? SPENT : CLEAN;
             reasons[i] = open ? SkipReason.CIRCUIT_OPEN : grade[i] == SPENT ? SkipReason.ACCOUNT_LIMIT : null;
@@ -159,9 +159,7 @@ public final class CandidateScan {
         if (best < 0) {
             return new Scan(Optional.empty(), skips, false);
         }
-        @SuppressWarnings("unchecked")
-        Optional<ThinkingLevel> asked = (Optional<ThinkingLevel>) levels[best];
-        ThinkingLevel thinking = clamp(models[best], asked.orElse(view.currentThinking()));
+        ThinkingLevel thinking = clamp(models[best], asked[best] != null ? asked[best] : view.currentThinking());
         Candidate candidate = new Candidate(models[best], thinking, chainKey, entries.get(best));
         return new Scan(Optional.of(candidate), skips, grade[best] == OPEN);
     }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,8 +26,7 @@ final class ChainValidation {
             warnings.add("Fallback chains must be a plain object, but got " + describe(raw) + ".");
             return warnings;
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = raw.fields(); it.hasNext();) {
-            Map.Entry<String, JsonNode> chain = it.next();
+        for (Map.Entry<String, JsonNode> chain : raw.properties()) {
             String key = chain.getKey();
             Optional<Model> keyModel = checkKey(key, catalog, warnings);
             if (keyModel == null) {

@@ -3,7 +3,6 @@ package dev.agentd.server.fallback;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.server.config.Settings;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -94,8 +93,7 @@ public record FallbackSettings(
             return chains;
         }
         // Keys contain dots and slashes, so they are read as fields, never as dotted paths.
-        for (Iterator<Map.Entry<String, JsonNode>> it = raw.fields(); it.hasNext();) {
-            Map.Entry<String, JsonNode> chain = it.next();
+        for (Map.Entry<String, JsonNode> chain : raw.properties()) {
             if (!ChainValidation.isStringArray(chain.getValue())) {
                 warnings.add("settings: '" + CHAINS_PATH + "' entry \"" + chain.getKey()
                         + "\" is not a list of strings; ignoring all fallback chains");

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Collection;
 import java.util.IdentityHashMap;
-import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -298,8 +297,10 @@ public final class LogScrubber {
         }
         if (node.isObject()) {
             ObjectNode object = NODES.objectNode();
-            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext() && object.size() < MAX_ITEMS;) {
-                Map.Entry<String, JsonNode> field = it.next();
+            for (Map.Entry<String, JsonNode> field : node.properties()) {
+                if (object.size() == MAX_ITEMS) {
+                    break;
+                }
                 if (!blocked(field.getKey())) {
                     object.set(text(field.getKey()), json(field.getValue(), depth + 1));
                 }
