@@ -1,0 +1,102 @@
+package dev.agentd.server.fallback;
+
+import dev.agentd.protocol.model.Model;
+import dev.agentd.protocol.model.ThinkingLevel;
+import dev.agentd.server.ai.ModelRegistry;
+import dev.agentd.server.ai.ThinkingSupport;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The known models as fallback sees them: case-insensitive {@code provider/id} lookup in constant
+ * time (a candidate scan looks up every rung), and qualified-selector resolution. Immutable; build
+ * one per model registry and reuse it (the chain memo compares catalogs by their model lists).
+ */
+public final class Catalog {
+    private final List<Model> models;
+    private final Map<String, Model> bySelector;
+    private final List<String> providers;
+
+    private Catalog(List<Model> models) {
+        this.models = List.copyOf(models);
+        Map<String, Model> index = new HashMap<>();
+        Set<String> names = new LinkedHashSet<>();
+        for (Model model : this.models) {
+            index.putIfAbsent(key(model.provider(), model.id()), model);
+            names.add(model.provider());
+        }
+        this.bySelector = Map.copyOf(index);
+        this.providers = List.copyOf(names);
+    }
+
+    public static Catalog of(List<Model> models) {
+        return new Catalog(models);
+    }
+
+    public static Catalog of(ModelRegistry registry) {
+        return new Catalog(registry.all());
+    }
+
+    public List<Model> models() {
+        return models;
+    }
+
+    /** Provider names in catalog order. */
+    public List<String> providers() {
+        return providers;
+    }
+
+    /** The model named {@code provider/id}, compared case-insensitively. */
+    public Optional<Model> find(String provider, String id) {
+        return Optional.ofNullable(bySelector.get(key(provider, id)));
+    }
+
+    /** A model and the thinking level its selector asked for (not yet checked against the model). */
+    public record Resolved(Model model, Optional<ThinkingLevel> thinking) {
+        public String format() {
+            return Selector.format(model, thinking);
+        }
+    }
+
+    /**
+     * Resolves a qualified selector to a catalog model. The whole text is first tried as a
+     * {@code provider/id} reference (an id that itself ends in {@code :high} wins over reading
+     * {@code :high} as a level); else the thinking suffix is split off and the id is looked up among
+     * that provider's models. agentd has no model aliases, so ids match exactly (ignoring case).
+     * Whether the model supports the level is a separate question: {@link #supports}.
+     */
+    public Optional<Resolved> resolve(String raw) {
+        Optional<Selector.Qualified> parsed = Selector.parseQualified(raw);
+        if (parsed.isEmpty()) {
+            return Optional.empty();
+        }
+        String text = raw.trim();
+        int slash = text.indexOf('/');
+        Optional<Model> whole = find(text.substring(0, slash), text.substring(slash + 1));
+        if (whole.isPresent()) {
+            return Optional.of(new Resolved(whole.get(), Optional.empty()));
+        }
+        Selector.Qualified selector = parsed.get();
+        return find(selector.provider(), selector.id()).map(model -> new Resolved(model, selector.thinking()));
+    }
+
+    /** Like {@link #resolve}, but empty when the model does not support the requested level. */
+    public Optional<Resolved> resolveSupported(String raw) {
+        return resolve(raw).filter(resolved -> resolved.thinking().map(level -> supports(resolved.model(), level))
+                .orElse(true));
+    }
+
+    /** Whether {@code model} accepts {@code level} ({@link ThinkingSupport#levels}). */
+    public static boolean supports(Model model, ThinkingLevel level) {
+        return ThinkingSupport.levels(model).contains(level);
+    }
+
+    private static String key(String provider, String id) {
+        return (provider + "/" + id).toLowerCase(Locale.ROOT);
+    }
+}

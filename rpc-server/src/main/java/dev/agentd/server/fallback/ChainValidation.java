@@ -1,0 +1,134 @@
+package dev.agentd.server.fallback;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentd.protocol.model.Model;
+import dev.agentd.protocol.model.ThinkingLevel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Checks a raw {@code retry.fallbackChains} node against the catalog and returns one warning
+ * string per problem; the configuration itself is not changed (canonicalization drops what does
+ * not resolve). Used at startup (each warning logged and printed) and by {@code set_fallback_chain},
+ * which refuses to save while there is any.
+ */
+final class ChainValidation {
+    private ChainValidation() {}
+
+    static List<String> validate(JsonNode raw, Catalog catalog) {
+        List<String> warnings = new ArrayList<>();
+        if (raw == null || raw.isMissingNode()) {
+            return warnings;
+        }
+        if (!raw.isObject()) {
+            warnings.add("Fallback chains must be a plain object, but got " + describe(raw) + ".");
+            return warnings;
+        }
+        for (Map.Entry<String, JsonNode> chain : raw.properties()) {
+            String key = chain.getKey();
+            Optional<Model> keyModel = checkKey(key, catalog, warnings);
+            if (keyModel == null) {
+                continue;
+            }
+            JsonNode entries = chain.getValue();
+            if (!isStringArray(entries)) {
+                warnings.add("Fallback chain \"" + key + "\" entries must be an array of strings.");
+                continue;
+            }
+            for (JsonNode entry : entries) {
+                checkEntry(entry.textValue(), key, keyModel, catalog, warnings);
+            }
+        }
+        return warnings;
+    }
+
+    /** The key's model (empty for a valid bare key), or null when the key is invalid. */
+    private static Optional<Model> checkKey(String key, Catalog catalog, List<String> warnings) {
+        if (key.indexOf('*') >= 0) {
+            warnings.add("Fallback chain key \"" + key + "\" cannot contain wildcards.");
+            return null;
+        }
+        if (key.indexOf('/') < 0) {
+            Optional<Selector.Bare> bare = Selector.parseBare(key);
+            if (bare.isPresent() && Families.known(catalog, bare.get().family())) {
+                return Optional.empty();
+            }
+            warnings.add("Fallback chain key \"" + key + "\" must use a provider/model selector; roles are unsupported.");
+            return null;
+        }
+        Optional<Catalog.Resolved> resolved = catalog.resolve(key);
+        if (resolved.isEmpty()) {
+            warnings.add("Fallback chain key \"" + key + "\" is not a valid or known model selector.");
+            return null;
+        }
+        if (unsupported(resolved.get())) {
+            warnings.add(thinkingWarning("Fallback chain key \"" + key + "\"", resolved.get()));
+            return null;
+        }
+        return Optional.of(resolved.get().model());
+    }
+
+    private static void checkEntry(String entry, String key, Optional<Model> keyModel, Catalog catalog,
+            List<String> warnings) {
+        String subject = "Fallback chain entry \"" + entry + "\" for \"" + key + "\"";
+        if (entry.indexOf('/') < 0) {
+            Optional<Selector.Bare> bare = Selector.parseBare(entry);
+            if (bare.isEmpty() || !Families.known(catalog, bare.get().family())) {
+                warnings.add(subject + " is not a valid or known model selector.");
+            }
+            return;
+        }
+        Optional<Catalog.Resolved> resolved = catalog.resolve(entry);
+        if (resolved.isEmpty()) {
+            warnings.add(subject + " is not a valid or known model selector.");
+        } else if (keyModel.isPresent() && keyModel.get().selector().equalsIgnoreCase(resolved.get().model().selector())) {
+            warnings.add(subject + " cannot reference the same model.");
+        } else if (unsupported(resolved.get())) {
+            warnings.add(thinkingWarning(subject, resolved.get()));
+        }
+    }
+
+    private static boolean unsupported(Catalog.Resolved resolved) {
+        return resolved.thinking().map(level -> !Catalog.supports(resolved.model(), level)).orElse(false);
+    }
+
+    private static String thinkingWarning(String subject, Catalog.Resolved resolved) {
+        ThinkingLevel level = resolved.thinking().orElseThrow();
+        return subject + " uses thinking level \"" + level.wire() + "\", which is unsupported by "
+                + resolved.model().selector() + ".";
+    }
+
+    static boolean isStringArray(JsonNode node) {
+        if (node == null || !node.isArray()) {
+            return false;
+        }
+        for (JsonNode item : node) {
+            if (!item.isTextual()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** How a non-object is named in the warning. */
+    static String describe(JsonNode node) {
+        if (node.isNull()) {
+            return "null";
+        }
+        if (node.isArray()) {
+            return "an array";
+        }
+        if (node.isTextual()) {
+            return "a string";
+        }
+        if (node.isNumber()) {
+            return "a number";
+        }
+        if (node.isBoolean()) {
+            return "a boolean";
+        }
+        return "a " + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

@@ -1,0 +1,58 @@
+package dev.agentd.server.fallback;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.agentd.protocol.model.Model;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+/** The fallback design §2: family matching (never substring), variant pick and provider ranking. */
+class FamiliesTest {
+
+    @ParameterizedTest(name = "{0} in {1}: {2}")
+    @CsvSource({
+        "claude-sonnet-4-5, claude-sonnet-4-5, true",
+        "claude-sonnet-4-5-20250929, claude-sonnet-4-5, true",
+        "Claude-Sonnet-4-5, claude-sonnet-4-5, true",
+        "global.anthropic.claude-sonnet-4-5, claude-sonnet-4-5, true",
+        "anthropic/claude-sonnet-4-5, claude-sonnet-4-5, true",
+        "not-claude-sonnet-4-5, claude-sonnet-4-5, false",
+        "claude-sonnet-4-50, claude-sonnet-4-5, false",
+        "claude-sonnet-4-5-, claude-sonnet-4-5, false",
+        "k3-256k, k3, true",
+        "kimi-k3, k3, false",
+        "gpt-5-mini, gpt-5, true",
+        "gpt-50, gpt-5, false",
+    })
+    void matching(String id, String family, boolean expected) {
+        assertEquals(expected, Families.matches(Fixtures.model("p", id, true), family));
+    }
+
+    @Test
+    void onePerProviderExactFirstThenShortestAndNeverOpenRouter() {
+        List<Model> ranked = Families.ranked(Fixtures.CATALOG, "claude-sonnet-4-5", p -> false);
+        // anthropic is the family's vendor; then by name. Exact ids win inside a provider
+        // (anthropic: claude-sonnet-4-5 over the dated id; vertex: the shorter id).
+        assertEquals(List.of(Fixtures.SONNET, Fixtures.BEDROCK_SONNET, Fixtures.VERTEX_SONNET), ranked);
+    }
+
+    @Test
+    void credentialTierComesBeforeTheVendor() {
+        Set<String> withKey = Set.of("vertex");
+        assertEquals(List.of(Fixtures.VERTEX_SONNET, Fixtures.SONNET, Fixtures.BEDROCK_SONNET),
+                Families.ranked(Fixtures.CATALOG, "claude-sonnet-4-5", withKey::contains));
+        assertEquals(List.of(Fixtures.GPT5, Fixtures.AZURE_GPT5), Families.ranked(Fixtures.CATALOG, "gpt-5", p -> false));
+        assertEquals(List.of(Fixtures.AZURE_GPT5, Fixtures.GPT5),
+                Families.ranked(Fixtures.CATALOG, "gpt-5", "azure"::equals));
+    }
+
+    @ParameterizedTest(name = "vendor of {0}: [{1}]")
+    @CsvSource({"claude-opus-4, anthropic", "gpt-5, openai", "o3, openai", "o4-mini, openai", "gemini-2.5-pro, google",
+        "grok-4, xai", "kimi-k2, moonshotai", "qwen3-coder, ''", "claudette, ''", "oak, ''"})
+    void vendors(String family, String vendor) {
+        assertEquals(vendor, Families.vendorOf(family));
+    }
+}
