@@ -1,8 +1,8 @@
 /**
  * Model fallback building blocks, pure except FallbackLog's file I/O behind an interface. May
- * import protocol, ai, config and runtime.
+ * import {@code protocol}, {@code ai}, {@code config} and {@code runtime}.
  *
- * <p>Pieces (docs: SPEC §5, the fallback design §1–§7): {@link dev.agentd.server.fallback.FallbackSettings}
+ * <p>Pieces (SPEC §5 and the fallback design, FALLBACK §1–§7): {@link dev.agentd.server.fallback.FallbackSettings}
  * reads the settings; {@link dev.agentd.server.fallback.Selector} and
  * {@link dev.agentd.server.fallback.Catalog} parse and resolve {@code provider/id[:thinking]} and
  * bare family selectors; {@link dev.agentd.server.fallback.Chains} canonicalizes the configured

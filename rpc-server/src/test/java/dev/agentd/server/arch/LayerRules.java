@@ -41,12 +41,12 @@ final class LayerRules {
     private static Map<String, List<String>> table() {
         Map<String, List<String>> t = new HashMap<>();
         t.put("cli", List.of(PROTOCOL, "rpc", "session", "agent", "ai..", "recovery", "compaction",
-                "config", "auth", "tools", "sessions", "runtime"));
+                "fallback", "config", "auth", "tools", "sessions", "runtime"));
         // rpc reads the values session's API returns (records such as RetryConfig) but calls no
         // service below session; faux_enqueue feeds the daemon-wide faux script, not session state.
         t.put("rpc", List.of(PROTOCOL, "session", RECORDS, "ai.faux.FauxScript"));
-        t.put("session", List.of(PROTOCOL, "agent", "ai..", "recovery", "compaction", "config", "auth",
-                "tools", "sessions", "runtime"));
+        t.put("session", List.of(PROTOCOL, "agent", "ai..", "recovery", "compaction", "fallback", "config",
+                "auth", "tools", "sessions", "runtime"));
         t.put("agent", List.of(PROTOCOL, "ai", "tools", "runtime"));
         t.put("ai", List.of(PROTOCOL, "runtime"));
         t.put("ai.sse", List.of());
@@ -58,6 +58,7 @@ final class LayerRules {
         t.put("ai.wiring", List.of("ai", "ai.http", "ai.anthropic", "ai.openai", "runtime"));
         t.put("recovery", List.of(PROTOCOL, "ai", "compaction", "config"));
         t.put("compaction", List.of(PROTOCOL, "config", "runtime"));
+        t.put("fallback", List.of(PROTOCOL, "ai", "config", "runtime"));
         t.put("config", List.of(PROTOCOL, "runtime"));
         t.put("auth", List.of(PROTOCOL, "runtime"));
         t.put("tools", List.of(PROTOCOL, "ai.ToolDefinition", "runtime"));

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.agentd.protocol.model.ThinkingLevel;
 import java.util.Optional;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -70,7 +69,7 @@ class SelectorTest {
         assertEquals("anthropic/claude-opus-4-5", Selector.stripThinking("anthropic/claude-opus-4-5:xhigh"));
     }
 
-    @Disabled("until ThinkingLevel.MAX lands")
+    
     @Test
     void maxLevelParses() {
         ThinkingLevel max = ThinkingLevel.parse("max").orElseThrow();
