@@ -36,7 +36,9 @@ public final class RecoveryPolicy {
         }
         String error = last.errorMessage() == null || last.errorMessage().isBlank() ? "Unknown error"
                 : last.errorMessage();
-        boolean retryable = ErrorClassifier.isRetryable(last, facts.contextWindow());
+        // One classification per decision; model fallback reads the same class to pick its action.
+        Classification classification = ErrorClassifier.classify(last, facts.contextWindow());
+        boolean retryable = classification.errorClass().retriedOnSameModel();
         RetryConfig config = facts.config();
         if (!retryable || !config.enabled() || facts.retrySuppressed()) {
             return facts.chainAttempt() > 0
@@ -47,7 +49,7 @@ public final class RecoveryPolicy {
         if (attempt > config.maxRetries()) {
             return new RecoveryAction.GiveUp(attempt - 1, error, afterRetry);
         }
-        boolean usageLimit = ErrorClassifier.isUsageLimit(last);
+        boolean usageLimit = classification.scope() != null;
         if (usageLimit && facts.otherCredentialFree()) {
             return new RecoveryAction.SwitchCredential(attempt, error, last.retryAfterMs());
         }
