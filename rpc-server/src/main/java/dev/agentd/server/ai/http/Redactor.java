@@ -20,10 +20,14 @@ import java.util.Set;
 public final class Redactor {
     public static final String MARK = "<redacted>";
     private static final int MIN_SECRET_LENGTH = 6;
+    /** Every literal form of every secret, longest first. */
     private final List<String> secrets;
+    /** The secrets themselves, for the escape-tolerant scan. */
+    private final List<String> raw;
 
-    private Redactor(List<String> secrets) {
+    private Redactor(List<String> secrets, List<String> raw) {
         this.secrets = secrets;
+        this.raw = raw;
     }
 
     public static Redactor of(String apiKey, Collection<String> headerValues) {
@@ -43,7 +47,7 @@ public final class Redactor {
         List<String> all = new ArrayList<>(forms);
         // Longest first, so a key that contains another secret is replaced whole.
         all.sort(Comparator.comparingInt(String::length).reversed());
-        return new Redactor(List.copyOf(all));
+        return new Redactor(List.copyOf(all), List.copyOf(secrets));
     }
 
     /**
@@ -109,6 +113,66 @@ public final class Redactor {
         for (String secret : secrets) {
             result = result.replace(secret, MARK);
         }
+        for (String secret : raw) {
+            result = redactEscaped(result, secret);
+        }
         return result;
+    }
+
+    /**
+     * Replaces echoes of {@code secret} in which any character may be written raw, as {@code %HH}
+     * (either case) or as a backslash-u escape (either case) — mixed forms a fixed list of
+     * encodings misses. Linear in {@code text.length() * secret.length()}: no pattern, no backtracking.
+     */
+    static String redactEscaped(String text, String secret) {
+        StringBuilder out = null;
+        int copied = 0;
+        int i = 0;
+        while (i < text.length()) {
+            int end = matchEscaped(text, i, secret);
+            if (end < 0) {
+                i++;
+                continue;
+            }
+            if (out == null) {
+                out = new StringBuilder(text.length());
+            }
+            out.append(text, copied, i).append(MARK);
+            copied = end;
+            i = end;
+        }
+        return out == null ? text : out.append(text, copied, text.length()).toString();
+    }
+
+    /** The end of an echo of {@code secret} starting at {@code at}, or -1. */
+    private static int matchEscaped(String text, int at, String secret) {
+        int pos = at;
+        for (int k = 0; k < secret.length(); k++) {
+            char want = secret.charAt(k);
+            if (pos < text.length() && text.charAt(pos) == want) {
+                pos++;
+            } else if (want < 0x80 && pos + 3 <= text.length() && text.charAt(pos) == '%'
+                    && hexValue(text, pos + 1, 2) == want) {
+                pos += 3;
+            } else if (pos + 6 <= text.length() && text.charAt(pos) == '\\' && text.charAt(pos + 1) == 'u'
+                    && hexValue(text, pos + 2, 4) == want) {
+                pos += 6;
+            } else {
+                return -1;
+            }
+        }
+        return pos;
+    }
+
+    private static int hexValue(String text, int from, int digits) {
+        int value = 0;
+        for (int i = from; i < from + digits; i++) {
+            int digit = Character.digit(text.charAt(i), 16);
+            if (digit < 0) {
+                return -1;
+            }
+            value = value * 16 + digit;
+        }
+        return value;
     }
 }

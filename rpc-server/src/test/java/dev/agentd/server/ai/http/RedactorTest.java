@@ -2,6 +2,7 @@ package dev.agentd.server.ai.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +27,25 @@ class RedactorTest {
             String out = redactor.apply("invalid key '" + echo + "' given");
             assertEquals("invalid key '" + Redactor.MARK + "' given", out, echo);
         }
+    }
+
+    @Test
+    void mixedEscapesAreRedactedToo() {
+        Redactor redactor = Redactor.of(KEY, List.of());
+        List<String> echoes = List.of("sk-TESTSECRET%2fslash%2Bplus%3d0010", "sk-TESTSECRET\\u002Fslash+plus=0010",
+                "%73k-TESTSECRET/slash\\u002bplus%3D0010");
+        for (String echo : echoes) {
+            assertEquals("a " + Redactor.MARK + " b", redactor.apply("a " + echo + " b"), echo);
+        }
+        assertEquals("sk-TESTSECRET%2fslash", redactor.apply("sk-TESTSECRET%2fslash"), "a prefix is not the key");
+    }
+
+    @Test
+    void theEscapeTolerantScanIsLinear() {
+        String text = "sk-TESTSECRET%2f".repeat(60_000); // 1 MB of near misses
+        long start = System.nanoTime();
+        assertEquals(text, Redactor.redactEscaped(text, KEY));
+        assertTrue(System.nanoTime() - start < 5_000_000_000L, "quadratic scans take minutes here");
     }
 
     @Test
