@@ -1,6 +1,5 @@
 package dev.agentd.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.command.Command;
 import dev.agentd.protocol.command.FauxStep;
 import dev.agentd.protocol.event.CompactionResult;
@@ -205,9 +204,9 @@ public interface RpcCommands {
 
     // --- model fallback (FALLBACK.md §9) -----------------------------------------------------
 
-    /** The fallback state as JSON ({@code enabled, revertPolicy, chains, active?, cooldowns, …}). */
-    default JsonNode getFallbackState() {
-        return request(new Command.GetFallbackState(), JsonNode.class);
+    /** Model fallback now: enabled, revert policy, chains, the episode, cooldowns, circuits, warnings. */
+    default Results.FallbackState getFallbackState() {
+        return request(new Command.GetFallbackState(), Results.FallbackState.class);
     }
 
     /** {@code entries} empty: a tombstone that disables the chain. */

@@ -5,6 +5,7 @@ import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.protocol.model.UpdateMode;
 import java.util.List;
+import java.util.Map;
 
 /** The {@code data} payloads of command responses (pi-compatible field names). */
 public final class Results {
@@ -55,4 +56,30 @@ public final class Results {
 
     /** {@code set_event_options}. */
     public record EventOptions(UpdateMode updates) {}
+
+    /**
+     * {@code get_fallback_state} (FALLBACK §9): whether switching is on, the revert policy, the
+     * canonical chains (key → entries, as {@code provider/id[:thinking]}), the episode in progress
+     * if any, this session's cooldowns, the circuits known to the agent directory (with the time
+     * left), and the validation warnings of the configured chains.
+     */
+    public record FallbackState(boolean enabled, String revertPolicy, Map<String, List<String>> chains,
+            FallbackEpisode active, List<FallbackCooldown> cooldowns, List<FallbackCircuit> circuits,
+            List<String> warnings) {
+        public FallbackState {
+            chains = chains == null ? Map.of() : Map.copyOf(chains);
+            cooldowns = cooldowns == null ? List.of() : List.copyOf(cooldowns);
+            circuits = circuits == null ? List.of() : List.copyOf(circuits);
+            warnings = warnings == null ? List.of() : List.copyOf(warnings);
+        }
+    }
+
+    /** The fallback episode in progress: the chain walked, the model it started from, a pin. */
+    public record FallbackEpisode(String chainKey, String originalSelector, boolean pinned, String pinReason) {}
+
+    /** A model this session will not fall back to (or revert to) for {@code remainingMs} more. */
+    public record FallbackCooldown(String selector, long remainingMs) {}
+
+    /** A circuit breaker's state ({@code open}, {@code half-open}, {@code closed}) and time left open. */
+    public record FallbackCircuit(String selector, String state, long remainingMs) {}
 }
