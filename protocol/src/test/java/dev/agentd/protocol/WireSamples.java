@@ -11,7 +11,9 @@ import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Builds representative instances of wire records reflectively, so a record added later is covered
@@ -67,6 +69,13 @@ public final class WireSamples {
                     list.add(value(element, depth + 1));
                 }
                 return list;
+            }
+            if (raw == Map.class && parameterized.getActualTypeArguments()[0] == String.class) {
+                Type valueType = parameterized.getActualTypeArguments()[1];
+                Map<String, Object> map = new LinkedHashMap<>();
+                map.put("k" + n + "/a.b:c", value(valueType, depth + 1)); // keys as chain selectors look
+                map.put("k" + n + "-2", value(valueType, depth + 1));
+                return map;
             }
             throw new IllegalArgumentException("no sample for " + type);
         }
