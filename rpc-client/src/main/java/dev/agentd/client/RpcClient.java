@@ -345,7 +345,7 @@ public final class RpcClient implements RpcCommands, AutoCloseable {
 
         /**
          * How long an agent_end without willRetry (older pi servers) waits for an auto_retry_start or
-         * auto_compaction_start before it counts as final (default 250 ms).
+         * compaction_start before it counts as final (default 250 ms).
          */
         public Builder retryGrace(Duration grace) {
             draft.retryGrace = ClientOptions.nonNegative(grace, "retryGrace");

@@ -239,19 +239,19 @@ class PromptAndWaitTest {
     @Test
     void failedOverflowCompactionEndsThePrompt() {
         onPrompt(AGENT_START, assistantEnd("error"), agentEnd(true),
-                "{\"type\":\"auto_compaction_start\",\"reason\":\"overflow\"}",
-                "{\"type\":\"auto_compaction_end\",\"aborted\":false,\"willRetry\":false,"
+                "{\"type\":\"compaction_start\",\"reason\":\"overflow\"}",
+                "{\"type\":\"compaction_end\",\"reason\":\"overflow\",\"aborted\":false,\"willRetry\":false,"
                         + "\"errorMessage\":\"Context overflow recovery failed: boom\"}");
         List<AgentEvent> events = start().promptAndWait("hi", LONG).events();
 
-        assertInstanceOf(AgentEvent.AutoCompactionEnd.class, events.get(4));
+        assertInstanceOf(AgentEvent.CompactionEnd.class, events.get(4));
     }
 
     @Test
     void compactionContinueWaitsForTheContinuedRun() throws Exception {
         onPrompt(AGENT_START, assistantEnd("error"), agentEnd(true),
-                "{\"type\":\"auto_compaction_start\",\"reason\":\"overflow\"}",
-                "{\"type\":\"auto_compaction_end\",\"aborted\":false,\"willRetry\":true}");
+                "{\"type\":\"compaction_start\",\"reason\":\"overflow\"}",
+                "{\"type\":\"compaction_end\",\"reason\":\"overflow\",\"aborted\":false,\"willRetry\":true}");
         start();
         Future<List<AgentEvent>> result = background.submit(() -> client.promptAndWait("hi", LONG).events());
 

@@ -235,19 +235,13 @@ public final class AgentSession implements AutoCloseable {
 
     // --- compaction and session files -----------------------------------------------------------
 
-    /** {@code compact}: aborts the run, then compacts now and returns the result (no auto events). */
+    /** {@code compact}: aborts the run, then compacts now (with its {@code manual} events) and returns the result. */
     public CompletableFuture<CompactionResult> compact(String customInstructions) {
         return abort().thenApplyAsync(ignored -> {
-            recovery.setCompacting(true);
             try {
-                CompactionResult result = compactor.compact(journal.file(), settings.compaction(),
-                        customInstructions, CancellationToken.none());
-                conversation.replaceAll(journal.file().buildContext());
-                return result;
+                return recovery.compactManually(settings.compaction(), customInstructions);
             } catch (CompactionException e) {
                 throw new IllegalStateException(e.getMessage());
-            } finally {
-                recovery.setCompacting(false);
             }
         }, runThread);
     }
