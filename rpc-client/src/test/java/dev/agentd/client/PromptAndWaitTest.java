@@ -145,11 +145,8 @@ class PromptAndWaitTest {
     }
 
     @Test
-    void latePromptFailureIsTerminal() {
-        daemon.on("prompt", (command, d) -> {
-            d.respond(command, null);
-            d.refuse(command, "No API key found for anthropic");
-        });
+    void aPromptFailingItsPreflightThrowsPromptFailed() {
+        daemon.on("prompt", (command, d) -> d.refuse(command, "No API key found for anthropic"));
         start();
 
         PromptFailedException e = assertThrows(PromptFailedException.class, () -> client.promptAndWait("hi", LONG));
@@ -160,12 +157,12 @@ class PromptAndWaitTest {
     }
 
     @Test
-    void refusedPromptThrows() {
+    void refusedPromptThrowsAndLeavesTheClientIdle() {
         daemon.on("prompt", (command, d) -> d.refuse(command, "Agent is already processing."));
         start();
 
         RpcException e = assertThrows(RpcException.class, () -> client.promptAndWait("hi", LONG));
-        assertFalse(e instanceof PromptFailedException);
+        assertInstanceOf(PromptFailedException.class, e, "one answer per prompt: a refusal is its failure");
         assertEquals("Agent is already processing.", e.serverError());
         assertTrue(client.isIdle());
     }

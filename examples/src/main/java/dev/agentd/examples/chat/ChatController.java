@@ -71,12 +71,6 @@ public final class ChatController {
         }
     }
 
-    /** The daemon accepted a prompt, then failed it before any run (e.g. no credential). */
-    public synchronized void onPromptFailed(String error) {
-        awaitingRun = false;
-        terminal.println("Error: " + error);
-    }
-
     // --- daemon events -----------------------------------------------------------------------
 
     public synchronized void onEvent(AgentEvent event) {

@@ -140,15 +140,16 @@ public final class AgentSession implements AutoCloseable {
         CompletableFuture<Void> done = new CompletableFuture<>();
         start.end().whenComplete((ignored, error) -> done.complete(null));
         if (start.token() == null) {
-            return new PromptTicket(done, () -> {}, true);
+            return new PromptTicket(done, Runnable::run, true);
         }
-        return new PromptTicket(done, () -> runThread.execute(() -> startPrompt(message, start.token(), done)), false);
+        return new PromptTicket(done, onAccepted -> runThread.execute(
+                () -> startPrompt(message, start.token(), done, onAccepted)), false);
     }
 
     /** Accepts and launches a prompt at once (in-process callers). */
     public CompletableFuture<Void> prompt(String text) {
         PromptTicket ticket = accept(text, null, null);
-        ticket.launch();
+        ticket.launch(() -> {});
         return ticket.done();
     }
 
@@ -164,7 +165,9 @@ public final class AgentSession implements AutoCloseable {
         return queues.clear();
     }
 
-    private void startPrompt(AgentMessage.User message, CancellationToken token, CompletableFuture<Void> done) {
+    /** The preflight's second half (model, credential), then the run. Run thread only. */
+    private void startPrompt(AgentMessage.User message, CancellationToken token, CompletableFuture<Void> done,
+            Runnable onAccepted) {
         try {
             Optional<String> problem = calls.credentialProblem();
             if (problem.isPresent()) {
@@ -172,6 +175,7 @@ public final class AgentSession implements AutoCloseable {
                 control.finish(() -> done.completeExceptionally(new PromptFailedException(problem.get())));
                 return;
             }
+            onAccepted.run();
             flushBash();
         } catch (Throwable e) {
             recovery.crashed(token, e, false);
