@@ -74,7 +74,7 @@ public final class AgentSession implements AutoCloseable {
         this.context = context;
         this.updateMode = updateMode;
         SessionDefaults defaults = new SessionDefaults(context.settings());
-        this.queues = new MessageQueues(defaults.steeringMode(), defaults.followUpMode());
+        this.queues = new MessageQueues(defaults.steeringMode(), defaults.followUpMode(), bus::publish);
         this.settings = new SettingsControl(context, queues);
         this.journal = new SessionJournal(file, context.sessionPaths(), context.cwd(), context.scheduler()::now);
         this.models = new ModelControl(context, defaults, new ModelChangeRecorder(journal, bus), initialModel,
@@ -295,8 +295,11 @@ public final class AgentSession implements AutoCloseable {
         }
     }
 
+    /** {@code set_session_name}: recorded in the session file and announced as {@code session_info_changed}. */
     public void setSessionName(String name) {
-        journal.file().appendSessionInfo(requireText(name, "Session name cannot be empty").trim());
+        String trimmed = requireText(name, "Session name cannot be empty").trim();
+        journal.file().appendSessionInfo(trimmed);
+        bus.publish(new AgentEvent.SessionInfoChanged(trimmed));
     }
 
     // --- accessors and state ----------------------------------------------------------------
