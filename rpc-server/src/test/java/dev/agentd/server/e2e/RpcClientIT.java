@@ -67,7 +67,7 @@ class RpcClientIT {
         env.put("AGENTD_DIR", agentDir.toString());
         env.put("AGENTD_FAUX_CHUNK_DELAY_MS", "1");
         for (String key : List.of("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY", "GROQ_API_KEY")) {
-            env.put(key, null); // removed: faux is the default model and a prompt to anthropic fails late
+            env.put(key, null); // removed: faux is the default model and a prompt to anthropic fails its preflight
         }
         RpcClient started = RpcClient.builder()
                 .command(DaemonProcess.javaCommand())
@@ -186,7 +186,7 @@ class RpcClientIT {
     }
 
     @Test
-    void aPromptFailingAfterAcceptanceThrowsPromptFailedException() throws IOException {
+    void aPromptFailingItsPreflightThrowsPromptFailedException() throws IOException {
         client.close();
         client = start("--model", "anthropic/claude-sonnet-4-5");
         PromptFailedException failure = assertThrows(PromptFailedException.class,
