@@ -86,7 +86,8 @@ public final class AgentSession implements AutoCloseable {
                 new RecoveryFacts(settings, models, context.auth(), this::sessionId),
                 token -> runThread.execute(() -> execute(List.of(), token)));
         this.loop = new AgentLoop(conversation, queues, context::tools, calls::stream, this::emit,
-                () -> this.updateMode == UpdateMode.FULL, context.scheduler()::now);
+                () -> this.updateMode == UpdateMode.FULL, context.scheduler()::now, defaults::sequentialTools,
+                AgentLoop.sharedToolThreads());
         this.userBash = new UserBash(context.cwd(), context.scheduler()::now, message -> {
             pendingBash.add(message);
             runThread.execute(this::flushBashIfIdle);
