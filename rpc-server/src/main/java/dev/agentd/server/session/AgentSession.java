@@ -275,6 +275,11 @@ public final class AgentSession implements AutoCloseable {
         }, runThread);
     }
 
+    /** {@code clone}: aborts the run, then continues in a new session holding the whole current branch. */
+    public CompletableFuture<Void> cloneSession() {
+        return abort().thenRunAsync(() -> adopt(journal.cloneCurrent(), false), runThread);
+    }
+
     public List<Results.ForkMessage> forkMessages() {
         return journal.forkMessages();
     }
@@ -339,7 +344,7 @@ public final class AgentSession implements AutoCloseable {
     }
 
     public SessionStats stats() {
-        return Stats.of(conversation.snapshot(), journal.pathText(), sessionId());
+        return Stats.of(conversation.snapshot(), journal.pathText(), sessionId(), models.current().contextWindow());
     }
 
     /** The text of the last assistant message that has any. */
