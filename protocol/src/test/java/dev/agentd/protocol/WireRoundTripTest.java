@@ -28,6 +28,7 @@ import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.ContentBlock;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.message.Usage;
+import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.protocol.response.Response;
 import dev.agentd.protocol.response.Results;
 import dev.agentd.protocol.response.SessionState;
@@ -166,8 +167,12 @@ class WireRoundTripTest {
                 MAPPER.writeValueAsString(new AgentEvent.AutoRetryEnd(false, 3, null)));
         assertEquals("{\"type\":\"auto_retry_end\",\"success\":false,\"attempt\":3,\"finalError\":\"Retry cancelled\"}",
                 MAPPER.writeValueAsString(new AgentEvent.AutoRetryEnd(false, 3, "Retry cancelled")));
-        assertEquals("{\"type\":\"auto_compaction_end\",\"aborted\":true,\"willRetry\":false}",
-                MAPPER.writeValueAsString(new AgentEvent.AutoCompactionEnd(null, true, false, null)));
+        assertEquals("{\"type\":\"compaction_end\",\"reason\":\"manual\",\"aborted\":true,\"willRetry\":false}",
+                MAPPER.writeValueAsString(new AgentEvent.CompactionEnd("manual", null, true, false, null)));
+        assertEquals("{\"type\":\"queue_update\",\"steering\":[\"a\"],\"followUp\":[]}",
+                MAPPER.writeValueAsString(new AgentEvent.QueueUpdate(List.of("a"), List.of())));
+        assertEquals("{\"type\":\"thinking_level_changed\",\"level\":\"high\"}",
+                MAPPER.writeValueAsString(new AgentEvent.ThinkingLevelChanged(ThinkingLevel.HIGH)));
         assertEquals("{\"type\":\"new_session\"}", MAPPER.writeValueAsString(new Command.NewSession(null)));
         assertEquals("{\"type\":\"abort\"}", MAPPER.writeValueAsString(new Command.Abort()));
         assertEquals("{\"type\":\"text\",\"text\":\"hi\"}", MAPPER.writeValueAsString(new ContentBlock.Text("hi")));

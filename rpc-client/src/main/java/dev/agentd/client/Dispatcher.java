@@ -10,8 +10,8 @@ import java.util.function.Consumer;
 
 /**
  * Routes what the reader thread reads: a response with a pending id completes that request;
- * anything else is an event (run tracking first, then listeners) or a stray response (late prompt
- * failures, parse errors) for the response listeners. Garbage is reported, never thrown.
+ * anything else is an event (run tracking first, then listeners) or a stray response (parse
+ * errors, answers after their caller gave up) for the response listeners. Garbage is reported, never thrown.
  */
 final class Dispatcher implements Transport.Sink {
     private final WireDialect dialect;
@@ -71,13 +71,9 @@ final class Dispatcher implements Transport.Sink {
         PendingRequests.Claimed claimed = pending.claim(response);
         Response named = claimed == null ? response : claimed.response();
         if (named.id() != null && "prompt".equals(named.command()) && !named.success()) {
-            // Refused (first response) or failed after acceptance (second): no run will follow.
-            // Settled before anyone waiting on the response or the run is released.
-            if (claimed == null) {
-                tracker.promptFailed(named);
-            } else {
-                tracker.promptSettled(named.id());
-            }
+            // A prompt's one answer (SPEC §3.3) says it failed: no run will follow. Settled
+            // before anyone waiting on the response or the run is released.
+            tracker.promptSettled(named.id());
         }
         if (claimed != null) {
             claimed.future().complete(named);

@@ -5,19 +5,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.command.Command;
 import dev.agentd.protocol.command.CommandCodec;
 import dev.agentd.protocol.json.Json;
-import dev.agentd.protocol.json.WireTypes;
 import dev.agentd.protocol.response.Response;
 
 /**
  * JSON-RPC 2.0 records (SPEC §3.7): a command is a request whose method is the command's name and
  * whose params are its fields; a result or error object answers it ({@code success:false} with the
- * error's message); events arrive as {@code event} notifications, and a prompt that fails after
- * being accepted as a {@code prompt_failed} notification — which becomes the same late failure
- * response the rpc dialect sends, so everything above treats both alike.
+ * error's message); events arrive as {@code event} notifications.
  */
 final class JsonRpcDialect implements WireDialect {
     private static final String VERSION = "2.0";
-    private static final String PROMPT = WireTypes.nameOf(Command.Prompt.class);
 
     @Override
     public JsonNode encode(String id, Command command) {
@@ -61,9 +57,6 @@ final class JsonRpcDialect implements WireDialect {
         }
         return switch (method) {
             case "event" -> PiRpcDialect.event(fields);
-            // The second, terminal answer to an accepted prompt (SPEC §3.3), as the rpc dialect sends it.
-            case "prompt_failed" -> new Inbound.Reply(Response.failure(idText(fields.get("id")),
-                    PROMPT, fields.path("error").asText(null)));
             default -> new Inbound.Invalid("unknown notification " + method);
         };
     }

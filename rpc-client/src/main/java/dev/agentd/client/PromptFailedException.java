@@ -4,9 +4,9 @@ import dev.agentd.protocol.event.AgentEvent;
 import java.util.List;
 
 /**
- * A prompt the daemon had accepted failed before running (no model, no credential, …): the daemon
- * sent a second response with the prompt's id and {@code success:false} (SPEC §3.3). Terminal for
- * that prompt; {@link #events()} holds whatever was collected before the failure.
+ * A prompt answered {@code success:false} (SPEC §3.3: one answer per prompt): refused on the spot
+ * (busy, empty) or failed its preflight (no model, no credential, …); no run follows.
+ * {@link #events()} holds whatever was collected meanwhile (normally nothing).
  */
 public class PromptFailedException extends RpcException {
     private static final long serialVersionUID = 1L;

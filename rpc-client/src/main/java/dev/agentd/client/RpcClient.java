@@ -124,7 +124,7 @@ public final class RpcClient implements RpcCommands, AutoCloseable {
         return eventListeners.add(listener);
     }
 
-    /** Receives responses no pending request claims: late prompt failures, parse errors, late answers. */
+    /** Receives responses no pending request claims: parse errors, answers after their caller gave up. */
     public Runnable addResponseListener(Consumer<? super Response> listener) {
         return responseListeners.add(listener);
     }
@@ -141,9 +141,9 @@ public final class RpcClient implements RpcCommands, AutoCloseable {
      * continues (no willRetry, no open retry chain), or the auto_retry_end{success:false} that ends
      * a failed chain. The result holds every event and says whether the prompt succeeded and, if
      * not, why ({@link PromptResult#succeeded()}, {@link PromptResult#error()}): retries that ran
-     * out return normally with {@code succeeded() == false}. Throws RpcException if refused,
-     * {@link PromptFailedException} if it fails after being accepted (before any reply),
-     * {@link RpcTimeoutException} after {@code timeout}.
+     * out return normally with {@code succeeded() == false}. Throws {@link PromptFailedException}
+     * when the prompt is answered {@code success:false} (refused, or failed its preflight: no model,
+     * no credential), {@link RpcTimeoutException} after {@code timeout}.
      */
     public PromptResult promptAndWait(String message, List<ContentBlock.Image> images,
             StreamingBehavior behavior, Duration timeout) {
@@ -163,14 +163,15 @@ public final class RpcClient implements RpcCommands, AutoCloseable {
         RunTracker.Watch watch = tracker.watch(isPrompt ? id : null, hasBehavior); // subscribe before sending
         try {
             Response response = awaitResponse(send(id, command), id, command.type(), deadline);
+            if (isPrompt && !response.success()) {
+                // The prompt's one answer (SPEC §3.3): refused or failed its preflight, no run follows.
+                throw new PromptFailedException("prompt failed: " + response.error(), response.error(), stderr(),
+                        tracker.events(watch), null);
+            }
             ResponseData.decode(response, Void.class); // throws when refused
             switch (tracker.await(watch, deadline)) {
                 case IDLE:
                     return tracker.events(watch);
-                case PROMPT_FAILED:
-                    String error = tracker.failure(watch).error();
-                    throw new PromptFailedException("prompt failed: " + error, error, stderr(),
-                            tracker.events(watch), null);
                 default:
                     throw RpcTimeoutException.of("Timeout after " + Deadlines.format(timeout)
                             + " waiting for the run of " + command.type() + " to end (" + tracker.describe(watch) + ")",
@@ -345,7 +346,7 @@ public final class RpcClient implements RpcCommands, AutoCloseable {
 
         /**
          * How long an agent_end without willRetry (older pi servers) waits for an auto_retry_start or
-         * auto_compaction_start before it counts as final (default 250 ms).
+         * compaction_start before it counts as final (default 250 ms).
          */
         public Builder retryGrace(Duration grace) {
             draft.retryGrace = ClientOptions.nonNegative(grace, "retryGrace");

@@ -11,9 +11,9 @@ import java.util.Set;
  * <p>Busy while any of these holds: a run is active (agent_start without agent_end); a retry chain
  * is open (auto_retry_start without auto_retry_end); a continuation is expected (agent_end with
  * willRetry, until the next agent_start or until the chain/compaction ends without one); a
- * compaction runs; an accepted prompt still waits for its agent_start or its late failure; or an
+ * compaction runs; a sent prompt still waits for its agent_start or its failure response; or an
  * agent_end without willRetry (older pi servers) is younger than the grace period, during which an
- * auto_retry_start or auto_compaction_start may still follow.
+ * auto_retry_start or compaction_start may still follow.
  */
 final class RunState {
     private boolean runActive;
@@ -55,10 +55,10 @@ final class RunState {
             if (!end.success() && !runActive) {
                 continuationExpected = false; // cancelled in backoff, or failed after the last run
             }
-        } else if (event instanceof AgentEvent.AutoCompactionStart) {
+        } else if (event instanceof AgentEvent.CompactionStart) {
             compacting = true;
             graceArmed = false;
-        } else if (event instanceof AgentEvent.AutoCompactionEnd end) {
+        } else if (event instanceof AgentEvent.CompactionEnd end) {
             compacting = false;
             if (end.willRetry()) {
                 continuationExpected = !runActive;

@@ -21,14 +21,13 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class RunTracker {
 
-    enum Outcome { IDLE, TIMEOUT, PROMPT_FAILED }
+    enum Outcome { IDLE, TIMEOUT }
 
     /** Events and state seen by one waiting caller since it subscribed. */
     static final class Watch {
         private final RunState state;
         private final String promptId;
         private final List<AgentEvent> events = new ArrayList<>();
-        private Response failure;
 
         private Watch(RunState state, String promptId) {
             this.state = state;
@@ -75,24 +74,11 @@ final class RunTracker {
         update(() -> global.promptSent(id));
     }
 
-    /** The prompt was refused, or failed late: it will start no run. */
+    /** The prompt was answered with {@code success:false}: it will start no run. */
     void promptSettled(String id) {
         update(() -> {
             global.promptSettled(id);
             watches.forEach(watch -> watch.state.promptSettled(id));
-        });
-    }
-
-    /** A late {@code success:false} for an accepted prompt (SPEC §3.3): terminal for its watch. */
-    void promptFailed(Response response) {
-        update(() -> {
-            global.promptSettled(response.id());
-            for (Watch watch : watches) {
-                watch.state.promptSettled(response.id());
-                if (response.id().equals(watch.promptId)) {
-                    watch.failure = response;
-                }
-            }
         });
     }
 
@@ -137,24 +123,17 @@ final class RunTracker {
         return locked(() -> List.copyOf(watch.events));
     }
 
-    Response failure(Watch watch) {
-        return locked(() -> watch.failure);
-    }
-
     /** Waits until the global state is idle. */
     Outcome awaitIdle(long deadlineNanos) {
         return await(null, deadlineNanos);
     }
 
-    /** Waits until the watch's state is idle or its prompt failed late. */
+    /** Waits until the watch's state is idle. */
     Outcome await(Watch watch, long deadlineNanos) {
         RunState state = watch == null ? global : watch.state;
         lock.lock();
         try {
             while (true) {
-                if (watch != null && watch.failure != null) {
-                    return Outcome.PROMPT_FAILED;
-                }
                 long now = System.nanoTime();
                 if (state.isIdle(now) && delivered == applied) {
                     return Outcome.IDLE;

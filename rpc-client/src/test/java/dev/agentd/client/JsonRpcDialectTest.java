@@ -65,16 +65,10 @@ class JsonRpcDialectTest {
     }
 
     @Test
-    void promptFailedIsTheLateFailureResponseOfThePrompt() {
-        Response failure = reply("{\"jsonrpc\":\"2.0\",\"method\":\"prompt_failed\","
-                + "\"params\":{\"id\":\"req_6\",\"error\":\"No API key found for anthropic\"}}");
-        assertEquals(Response.failure("req_6", "prompt", "No API key found for anthropic"), failure);
-    }
-
-    @Test
     void otherRecordsAreInvalid() {
         for (String record : new String[] {"[1]", "{\"id\":\"x\",\"result\":1}", "{\"type\":\"agent_start\"}",
                 "{\"jsonrpc\":\"2.0\",\"method\":\"mystery\",\"params\":{}}",
+                "{\"jsonrpc\":\"2.0\",\"method\":\"prompt_failed\",\"params\":{\"id\":\"p\",\"error\":\"x\"}}",
                 "{\"jsonrpc\":\"2.0\",\"method\":\"event\",\"params\":[]}", "{\"jsonrpc\":\"2.0\",\"id\":\"x\"}"}) {
             assertInstanceOf(WireDialect.Inbound.Invalid.class, dialect.decode(json(record)), record);
         }

@@ -145,11 +145,8 @@ class PromptAndWaitTest {
     }
 
     @Test
-    void latePromptFailureIsTerminal() {
-        daemon.on("prompt", (command, d) -> {
-            d.respond(command, null);
-            d.refuse(command, "No API key found for anthropic");
-        });
+    void aPromptFailingItsPreflightThrowsPromptFailed() {
+        daemon.on("prompt", (command, d) -> d.refuse(command, "No API key found for anthropic"));
         start();
 
         PromptFailedException e = assertThrows(PromptFailedException.class, () -> client.promptAndWait("hi", LONG));
@@ -160,12 +157,12 @@ class PromptAndWaitTest {
     }
 
     @Test
-    void refusedPromptThrows() {
+    void refusedPromptThrowsAndLeavesTheClientIdle() {
         daemon.on("prompt", (command, d) -> d.refuse(command, "Agent is already processing."));
         start();
 
         RpcException e = assertThrows(RpcException.class, () -> client.promptAndWait("hi", LONG));
-        assertFalse(e instanceof PromptFailedException);
+        assertInstanceOf(PromptFailedException.class, e, "one answer per prompt: a refusal is its failure");
         assertEquals("Agent is already processing.", e.serverError());
         assertTrue(client.isIdle());
     }
@@ -239,19 +236,19 @@ class PromptAndWaitTest {
     @Test
     void failedOverflowCompactionEndsThePrompt() {
         onPrompt(AGENT_START, assistantEnd("error"), agentEnd(true),
-                "{\"type\":\"auto_compaction_start\",\"reason\":\"overflow\"}",
-                "{\"type\":\"auto_compaction_end\",\"aborted\":false,\"willRetry\":false,"
+                "{\"type\":\"compaction_start\",\"reason\":\"overflow\"}",
+                "{\"type\":\"compaction_end\",\"reason\":\"overflow\",\"aborted\":false,\"willRetry\":false,"
                         + "\"errorMessage\":\"Context overflow recovery failed: boom\"}");
         List<AgentEvent> events = start().promptAndWait("hi", LONG).events();
 
-        assertInstanceOf(AgentEvent.AutoCompactionEnd.class, events.get(4));
+        assertInstanceOf(AgentEvent.CompactionEnd.class, events.get(4));
     }
 
     @Test
     void compactionContinueWaitsForTheContinuedRun() throws Exception {
         onPrompt(AGENT_START, assistantEnd("error"), agentEnd(true),
-                "{\"type\":\"auto_compaction_start\",\"reason\":\"overflow\"}",
-                "{\"type\":\"auto_compaction_end\",\"aborted\":false,\"willRetry\":true}");
+                "{\"type\":\"compaction_start\",\"reason\":\"overflow\"}",
+                "{\"type\":\"compaction_end\",\"reason\":\"overflow\",\"aborted\":false,\"willRetry\":true}");
         start();
         Future<List<AgentEvent>> result = background.submit(() -> client.promptAndWait("hi", LONG).events());
 

@@ -168,11 +168,11 @@ class RpcClientTest {
         List<AgentEvent> events = new CopyOnWriteArrayList<>();
         start().addListener(events::add);
 
-        daemon.emit("{\"type\":\"queue_update\",\"steering\":[\"x\"]}", FakeDaemon.AGENT_START);
+        daemon.emit("{\"type\":\"extension_ui_request\",\"steering\":[\"x\"]}", FakeDaemon.AGENT_START);
 
         await().until(() -> events.size() == 2);
         AgentEvent.Unknown unknown = assertInstanceOf(AgentEvent.Unknown.class, events.get(0));
-        assertEquals("queue_update", unknown.type());
+        assertEquals("extension_ui_request", unknown.type());
         assertEquals("x", unknown.json().get("steering").get(0).asText());
         assertInstanceOf(AgentEvent.AgentStart.class, events.get(1));
         assertTrue(protocolErrors.isEmpty(), protocolErrors::toString);

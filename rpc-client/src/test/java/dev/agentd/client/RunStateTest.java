@@ -94,16 +94,16 @@ class RunStateTest {
     @Test
     void overflowCompactionContinues() throws Exception {
         assertEquals("bbbbbI", feed(AGENT_START, agentEnd(true),
-                "{\"type\":\"auto_compaction_start\",\"reason\":\"overflow\"}",
-                "{\"type\":\"auto_compaction_end\",\"aborted\":false,\"willRetry\":true}",
+                "{\"type\":\"compaction_start\",\"reason\":\"overflow\"}",
+                "{\"type\":\"compaction_end\",\"reason\":\"overflow\",\"aborted\":false,\"willRetry\":true}",
                 AGENT_START, agentEnd(false)));
     }
 
     @Test
     void thresholdCompactionAfterTheRunIsBusyUntilItEnds() throws Exception {
         assertEquals("bIbI", feed(AGENT_START, agentEnd(false),
-                "{\"type\":\"auto_compaction_start\",\"reason\":\"threshold\"}",
-                "{\"type\":\"auto_compaction_end\",\"aborted\":false,\"willRetry\":false}"));
+                "{\"type\":\"compaction_start\",\"reason\":\"threshold\"}",
+                "{\"type\":\"compaction_end\",\"reason\":\"threshold\",\"aborted\":false,\"willRetry\":false}"));
     }
 
     @Test

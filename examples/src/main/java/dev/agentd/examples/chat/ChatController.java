@@ -71,12 +71,6 @@ public final class ChatController {
         }
     }
 
-    /** The daemon accepted a prompt, then failed it before any run (e.g. no credential). */
-    public synchronized void onPromptFailed(String error) {
-        awaitingRun = false;
-        terminal.println("Error: " + error);
-    }
-
     // --- daemon events -----------------------------------------------------------------------
 
     public synchronized void onEvent(AgentEvent event) {
@@ -100,9 +94,9 @@ public final class ChatController {
             onRetryStart(start);
         } else if (event instanceof AgentEvent.AutoRetryEnd end) {
             onRetryEnd(end);
-        } else if (event instanceof AgentEvent.AutoCompactionStart) {
+        } else if (event instanceof AgentEvent.CompactionStart) {
             terminal.status("Compacting context…");
-        } else if (event instanceof AgentEvent.AutoCompactionEnd end) {
+        } else if (event instanceof AgentEvent.CompactionEnd end) {
             onCompactionEnd(end);
         } else {
             EventText.notice(event).ifPresent(terminal::println);
@@ -158,7 +152,7 @@ public final class ChatController {
         }
     }
 
-    private void onCompactionEnd(AgentEvent.AutoCompactionEnd end) {
+    private void onCompactionEnd(AgentEvent.CompactionEnd end) {
         terminal.status("");
         if (!end.willRetry() && !running) {
             awaitingRun = false; // the continuation it could have started will not come

@@ -3,10 +3,9 @@ package dev.agentd.examples.chat;
 import dev.agentd.client.RpcClient;
 import dev.agentd.protocol.command.Command;
 import dev.agentd.protocol.model.StreamingBehavior;
-import dev.agentd.protocol.response.Response;
 import java.util.concurrent.CompletableFuture;
 
-/** The chat's link to a daemon through {@link RpcClient}: commands out, events and late failures in. */
+/** The chat's link to a daemon through {@link RpcClient}: commands out, events in. */
 public final class RpcChatAgent implements ChatAgent {
     private final RpcClient client;
 
@@ -15,20 +14,11 @@ public final class RpcChatAgent implements ChatAgent {
     }
 
     /**
-     * Feeds {@code controller} with the client's events and with late prompt failures (a prompt
-     * accepted, then failed before its run: a second response, no events). Returns the unsubscribe action.
+     * Feeds {@code controller} with the client's events (a failed prompt is the prompt's own
+     * response, reported through its future). Returns the unsubscribe action.
      */
     public static Runnable connect(RpcClient client, ChatController controller) {
-        Runnable events = client.addListener(controller::onEvent);
-        Runnable responses = client.addResponseListener(response -> {
-            if (isPromptFailure(response)) {
-                controller.onPromptFailed(response.error());
-            }
-        });
-        return () -> {
-            events.run();
-            responses.run();
-        };
+        return client.addListener(controller::onEvent);
     }
 
     @Override
@@ -51,9 +41,5 @@ public final class RpcChatAgent implements ChatAgent {
     @Override
     public CompletableFuture<Void> abortRetry() {
         return client.requestAsync(new Command.AbortRetry(), Void.class);
-    }
-
-    private static boolean isPromptFailure(Response response) {
-        return "prompt".equals(response.command()) && !response.success();
     }
 }

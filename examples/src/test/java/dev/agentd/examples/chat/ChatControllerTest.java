@@ -187,16 +187,16 @@ class ChatControllerTest {
     }
 
     @Test
-    void refusedAndLateFailedPromptsAreReportedAndFreeTheChat() {
+    void failedPromptsAreReportedAndFreeTheChat() {
         agent.refuseNext(new RpcException("prompt failed: Message must not be empty", "prompt",
                 "Message must not be empty", null, null));
         chat.submit("x");
         assertFalse(chat.busy());
+        agent.refuseNext(new RpcException("prompt failed: No API key for anthropic", "prompt",
+                "No API key for anthropic", null, null));
         chat.submit("y");
-        assertTrue(chat.busy());
-        chat.onPromptFailed("No API key for anthropic");
 
-        assertEquals(List.of("Error (prompt): Message must not be empty", "Error: No API key for anthropic"),
+        assertEquals(List.of("Error (prompt): Message must not be empty", "Error (prompt): No API key for anthropic"),
                 terminal.lines());
         assertFalse(chat.busy());
     }

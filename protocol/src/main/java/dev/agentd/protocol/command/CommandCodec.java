@@ -59,11 +59,12 @@ public final class CommandCodec {
                     + JsonKinds.describe(node));
         }
         JsonNode idNode = object.get("id");
-        String id = idNode != null && idNode.isTextual() ? idNode.textValue() : null;
+        String id = idText(idNode);
         JsonNode typeNode = object.get("type");
         String type = typeNode != null && typeNode.isTextual() ? typeNode.textValue() : null;
-        if (idNode != null && !idNode.isNull() && !idNode.isTextual()) {
-            return new Rejected(null, type, "Invalid field 'id': expected a string, got " + JsonKinds.describe(idNode));
+        if (idNode != null && !idNode.isNull() && !idNode.isTextual() && !idNode.isNumber()) {
+            return new Rejected(null, type,
+                    "Invalid field 'id': expected a string, a number or null, got " + JsonKinds.describe(idNode));
         }
         if (typeNode == null || typeNode.isNull()) {
             return new Rejected(id, null, "Missing required field 'type'");
@@ -73,6 +74,20 @@ public final class CommandCodec {
                     "Invalid field 'type': expected a string, got " + JsonKinds.describe(typeNode));
         }
         return decode(id, type, object);
+    }
+
+    /**
+     * The text form of a usable id (a string, or a number as written); null when absent, null or
+     * of another type. The rpc layer echoes the id node itself, so {@code 5} stays a number.
+     */
+    public static String idText(JsonNode id) {
+        if (id == null) {
+            return null;
+        }
+        if (id.isTextual()) {
+            return id.textValue();
+        }
+        return id.isNumber() ? id.toString() : null;
     }
 
     /** Decodes the fields of a command whose name is already known (the JSON-RPC {@code params}). */

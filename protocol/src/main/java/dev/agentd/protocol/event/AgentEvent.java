@@ -71,12 +71,30 @@ public sealed interface AgentEvent {
     @WireType("auto_retry_end")
     record AutoRetryEnd(boolean success, int attempt, String finalError) implements AgentEvent {}
 
-    @WireType("auto_compaction_start")
-    record AutoCompactionStart(String reason) implements AgentEvent {}
+    /** pi 0.73's name; {@code reason} is manual, threshold or overflow (SPEC §8.2). */
+    @WireType("compaction_start")
+    record CompactionStart(String reason) implements AgentEvent {}
 
-    @WireType("auto_compaction_end")
-    record AutoCompactionEnd(CompactionResult result, boolean aborted, boolean willRetry, String errorMessage)
-            implements AgentEvent {}
+    /**
+     * Ends every compaction that started (and a second overflow, which has no start): {@code result}
+     * when something was summarized, {@code errorMessage} when it failed, {@code willRetry} when the
+     * run continues on the compacted context.
+     */
+    @WireType("compaction_end")
+    record CompactionEnd(String reason, CompactionResult result, boolean aborted, boolean willRetry,
+            String errorMessage) implements AgentEvent {}
+
+    /** The texts now pending in each queue; sent whenever either changes (queued, delivered, cleared). */
+    @WireType("queue_update")
+    record QueueUpdate(List<String> steering, List<String> followUp) implements AgentEvent {}
+
+    /** The effective thinking level changed (set, cycle, or a model change that clamps it). */
+    @WireType("thinking_level_changed")
+    record ThinkingLevelChanged(ThinkingLevel level) implements AgentEvent {}
+
+    /** The session's name changed ({@code set_session_name}). */
+    @WireType("session_info_changed")
+    record SessionInfoChanged(String name) implements AgentEvent {}
 
     /** {@code source}: set, cycle, restore, fallback or fallback-revert. */
     @WireType("model_changed")

@@ -160,12 +160,21 @@ class CommandCodecTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"5", "1.5", "true", "{\"a\":1}", "[\"1\"]"})
-    void nonStringIdIsRejectedNamingId(String id) throws Exception {
+    @ValueSource(strings = {"true", "{\"a\":1}", "[\"1\"]"})
+    void anIdThatIsNeitherStringNumberNorNullIsRejectedNamingId(String id) throws Exception {
         CommandCodec.Rejected result = rejected("{\"type\":\"get_state\",\"id\":" + id + "}");
-        assertNull(result.id(), "an unusable id is not echoed");
+        assertNull(result.id(), "no text form: the rpc layer echoes the node itself");
         assertEquals("get_state", result.command());
         assertTrue(result.error().contains("'id'"), result.error());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {"5|5", "1.5|1.5", "-7|-7", "null|", "\"x\"|x"})
+    void stringNumberAndNullIdsAreAccepted(String id, String text) throws Exception {
+        CommandCodec.Result result = CommandCodec.decode(Json.mapper().readTree(
+                "{\"type\":\"get_state\",\"id\":" + id + "}"));
+        assertInstanceOf(CommandCodec.Decoded.class, result);
+        assertEquals(text, result.id());
     }
 
     // --- required fields ---------------------------------------------------------------------------

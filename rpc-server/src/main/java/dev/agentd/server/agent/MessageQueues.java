@@ -1,17 +1,21 @@
 package dev.agentd.server.agent;
 
+import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.model.QueueMode;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Steering messages (delivered at the next interruption point: after a tool call or a turn) and
  * follow-ups (delivered when the agent would otherwise stop). Each queue is drained whole
  * ({@code all}) or one message per poll ({@code one-at-a-time}). Thread-safe: commands enqueue,
- * the run thread polls.
+ * the run thread polls. Every change (queued, delivered, cleared) is reported to the listener as a
+ * {@code queue_update} holding the texts still pending (SPEC §3.4), under the lock, so the reports
+ * arrive in the order of the changes.
  */
 public final class MessageQueues {
     private final Deque<AgentMessage.User> steering = new ArrayDeque<>();
@@ -19,25 +23,34 @@ public final class MessageQueues {
     private volatile QueueMode steeringMode;
     private volatile QueueMode followUpMode;
 
+    private final Consumer<AgentEvent.QueueUpdate> listener;
+
     public MessageQueues(QueueMode steeringMode, QueueMode followUpMode) {
+        this(steeringMode, followUpMode, update -> {});
+    }
+
+    public MessageQueues(QueueMode steeringMode, QueueMode followUpMode, Consumer<AgentEvent.QueueUpdate> listener) {
         this.steeringMode = steeringMode;
         this.followUpMode = followUpMode;
+        this.listener = listener;
     }
 
     public synchronized void steer(AgentMessage.User message) {
         steering.addLast(message);
+        changed();
     }
 
     public synchronized void followUp(AgentMessage.User message) {
         followUp.addLast(message);
+        changed();
     }
 
     public synchronized List<AgentMessage.User> pollSteering() {
-        return poll(steering, steeringMode);
+        return changedIfAny(poll(steering, steeringMode));
     }
 
     public synchronized List<AgentMessage.User> pollFollowUp() {
-        return poll(followUp, followUpMode);
+        return changedIfAny(poll(followUp, followUpMode));
     }
 
     public synchronized boolean hasSteering() {
@@ -51,9 +64,25 @@ public final class MessageQueues {
     /** Empties both queues and returns their texts. */
     public synchronized Cleared clear() {
         Cleared cleared = new Cleared(texts(steering), texts(followUp));
+        boolean any = !steering.isEmpty() || !followUp.isEmpty();
         steering.clear();
         followUp.clear();
+        if (any) {
+            changed();
+        }
         return cleared;
+    }
+
+    private List<AgentMessage.User> changedIfAny(List<AgentMessage.User> delivered) {
+        if (!delivered.isEmpty()) {
+            changed();
+        }
+        return delivered;
+    }
+
+    /** Caller holds the lock. */
+    private void changed() {
+        listener.accept(new AgentEvent.QueueUpdate(texts(steering), texts(followUp)));
     }
 
     public record Cleared(List<String> steering, List<String> followUp) {}

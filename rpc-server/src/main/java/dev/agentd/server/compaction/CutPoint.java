@@ -14,9 +14,25 @@ public final class CutPoint {
     /**
      * The index of the first message to keep, or -1 when there is nothing before it to summarize.
      * {@code first} is the index of the first message that may be summarized (after a previous
-     * summary).
+     * summary). When the kept window would hold everything (a short history, or one huge message)
+     * the cut moves forward to the latest user message, so everything before it is summarized
+     * (SPEC §8.2, as pi 0.73 does); -1 only when no user message follows {@code first}.
      */
     public static int find(List<AgentMessage> messages, int first, long keepRecentTokens) {
+        int cut = windowCut(messages, first, keepRecentTokens);
+        if (cut >= 0) {
+            return cut;
+        }
+        for (int i = messages.size() - 1; i > first; i--) {
+            if (messages.get(i) instanceof AgentMessage.User) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The cut that keeps about {@code keepRecentTokens}, or -1 when that window holds everything. */
+    private static int windowCut(List<AgentMessage> messages, int first, long keepRecentTokens) {
         if (messages.size() - first < 2) {
             return -1;
         }

@@ -80,8 +80,9 @@ public final class CommandRouter {
     }
 
     /**
-     * Answers at once, then starts the run, so the acknowledgement precedes {@code agent_start}. A
-     * prompt that fails before its run starts gets a second response with the same id (SPEC §3.3).
+     * Answers once (SPEC §3.3): a refusal on the spot (empty, busy) or a preflight failure on the
+     * run thread (model, credential) is the one {@code success:false}; otherwise the one
+     * {@code success:true} goes out just before the run starts, so it precedes {@code agent_start}.
      */
     private void prompt(String id, Command.Prompt prompt, Consumer<Response> respond) {
         PromptTicket ticket;
@@ -92,14 +93,13 @@ public final class CommandRouter {
             respond.accept(failure(id, prompt.type(), e));
             return;
         }
-        respond.accept(Response.ok(id, prompt.type(), null));
         ticket.done().whenComplete((ignored, error) -> {
             Throwable cause = unwrap(error);
             if (cause instanceof PromptFailedException) {
                 respond.accept(Response.failure(id, prompt.type(), cause.getMessage()));
             }
         });
-        ticket.launch();
+        ticket.launch(() -> respond.accept(Response.ok(id, prompt.type(), null)));
     }
 
     private void register() {

@@ -1,8 +1,6 @@
 package dev.agentd.server.rpc;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentd.protocol.command.Command;
-import dev.agentd.protocol.json.WireTypes;
 import dev.agentd.protocol.response.Response;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -10,29 +8,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One dispatched call and its answers. The first answer — the router's response, or an error
- * jsonrpc4j reported — becomes the call's one reply (none for a notification). Anything the router
- * sends after that is a prompt failing after acceptance (SPEC §3.3), which JSON-RPC cannot send as
- * a second response with the same id: it goes out as a {@code prompt_failed} notification.
- * Answers may arrive on any thread.
+ * One dispatched call and its answer. The first answer — the router's response, or an error
+ * jsonrpc4j reported — becomes the call's one reply (none for a notification); the router answers
+ * every command once (a prompt's preflight failure included, SPEC §3.3), so anything later is a
+ * bug, logged and dropped. Answers may arrive on any thread.
  */
 final class JsonRpcExchange {
     private static final Logger LOG = LoggerFactory.getLogger(JsonRpcExchange.class);
-    private static final String PROMPT = WireTypes.nameOf(Command.Prompt.class);
 
     private final JsonRpcEnvelope.Call call;
     private final Consumer<JsonRpcReply> reply;
-    private final Consumer<Object> notify;
     private final AtomicBoolean answered = new AtomicBoolean();
 
-    /**
-     * @param reply  receives the reply; unused for a notification
-     * @param notify writes a notification (the daemon's output)
-     */
-    JsonRpcExchange(JsonRpcEnvelope.Call call, Consumer<JsonRpcReply> reply, Consumer<Object> notify) {
+    /** @param reply receives the reply; unused for a notification */
+    JsonRpcExchange(JsonRpcEnvelope.Call call, Consumer<JsonRpcReply> reply) {
         this.call = call;
         this.reply = reply;
-        this.notify = notify;
     }
 
     JsonRpcEnvelope.Call call() {
@@ -49,8 +40,6 @@ final class JsonRpcExchange {
     void onResponse(Response response) {
         if (answered.compareAndSet(false, true)) {
             send(JsonRpcReply.of(call.id(), response));
-        } else if (PROMPT.equals(response.command()) && !response.success()) {
-            notify.accept(JsonRpcNotification.promptFailed(call.id(), response.error()));
         } else {
             LOG.warn("dropped a second response to {}: {}", call.method(), response);
         }

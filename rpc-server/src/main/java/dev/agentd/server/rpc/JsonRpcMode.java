@@ -91,7 +91,7 @@ public final class JsonRpcMode implements ProtocolMode {
             }
         } else if (checked instanceof JsonRpcEnvelope.Call call) {
             Consumer<JsonRpcReply> reply = call.notification() ? null : replyTo.get();
-            dispatcher.dispatch(new JsonRpcExchange(call, reply, out::write));
+            dispatcher.dispatch(new JsonRpcExchange(call, reply));
         }
     }
 }

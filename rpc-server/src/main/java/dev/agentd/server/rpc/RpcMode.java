@@ -49,19 +49,18 @@ public final class RpcMode implements ProtocolMode {
 
             @Override
             public void failed(Throwable error, byte[] bytes, JsonNode node) {
-                out.write(Response.failure(failedId(bytes, node), failedCommand(node),
-                        "Internal error while handling the command: " + error.getClass().getSimpleName()));
+                String id = node != null ? CommandCodec.idText(idNode(node))
+                        : bytes == null ? null : IdRecovery.recover(bytes);
+                Response failure = Response.failure(id, failedCommand(node),
+                        "Internal error while handling the command: " + error.getClass().getSimpleName());
+                out.write(IdEcho.answer(failure, idNode(node)));
             }
         });
     }
 
-    /** The id a failed line's error carries: its parsed string id, else the one recovered from its text. */
-    private static String failedId(byte[] bytes, JsonNode node) {
-        if (node != null) {
-            JsonNode id = node.path("id");
-            return id.isTextual() ? id.textValue() : null;
-        }
-        return bytes == null ? null : IdRecovery.recover(bytes);
+    /** The id node of a parsed request, or null; a line that is not JSON has its string id recovered instead. */
+    private static JsonNode idNode(JsonNode node) {
+        return node != null && node.isObject() ? node.get("id") : null;
     }
 
     private static String failedCommand(JsonNode node) {
@@ -69,12 +68,14 @@ public final class RpcMode implements ProtocolMode {
         return type != null && type.isTextual() ? type.textValue() : "parse";
     }
 
+    /** Every response echoes the request's id node as sent (SPEC §3.3). */
     private void handle(JsonNode node) {
+        JsonNode id = idNode(node);
         CommandCodec.Result result = CommandCodec.decode(node);
         if (result instanceof CommandCodec.Rejected rejected) {
-            out.write(Response.failure(rejected.id(), rejected.command(), rejected.error()));
+            out.write(IdEcho.answer(Response.failure(rejected.id(), rejected.command(), rejected.error()), id));
         } else if (result instanceof CommandCodec.Decoded decoded) {
-            router.dispatch(decoded.id(), decoded.command(), out::write);
+            router.dispatch(decoded.id(), decoded.command(), response -> out.write(IdEcho.answer(response, id)));
         }
     }
 }

@@ -74,7 +74,7 @@ public final class AgentSession implements AutoCloseable {
         this.context = context;
         this.updateMode = updateMode;
         SessionDefaults defaults = new SessionDefaults(context.settings());
-        this.queues = new MessageQueues(defaults.steeringMode(), defaults.followUpMode());
+        this.queues = new MessageQueues(defaults.steeringMode(), defaults.followUpMode(), bus::publish);
         this.settings = new SettingsControl(context, queues);
         this.journal = new SessionJournal(file, context.sessionPaths(), context.cwd(), context.scheduler()::now);
         this.models = new ModelControl(context, defaults, new ModelChangeRecorder(journal, bus), initialModel,
@@ -141,15 +141,16 @@ public final class AgentSession implements AutoCloseable {
         CompletableFuture<Void> done = new CompletableFuture<>();
         start.end().whenComplete((ignored, error) -> done.complete(null));
         if (start.token() == null) {
-            return new PromptTicket(done, () -> {}, true);
+            return new PromptTicket(done, Runnable::run, true);
         }
-        return new PromptTicket(done, () -> runThread.execute(() -> startPrompt(message, start.token(), done)), false);
+        return new PromptTicket(done, onAccepted -> runThread.execute(
+                () -> startPrompt(message, start.token(), done, onAccepted)), false);
     }
 
     /** Accepts and launches a prompt at once (in-process callers). */
     public CompletableFuture<Void> prompt(String text) {
         PromptTicket ticket = accept(text, null, null);
-        ticket.launch();
+        ticket.launch(() -> {});
         return ticket.done();
     }
 
@@ -165,7 +166,9 @@ public final class AgentSession implements AutoCloseable {
         return queues.clear();
     }
 
-    private void startPrompt(AgentMessage.User message, CancellationToken token, CompletableFuture<Void> done) {
+    /** The preflight's second half (model, credential), then the run. Run thread only. */
+    private void startPrompt(AgentMessage.User message, CancellationToken token, CompletableFuture<Void> done,
+            Runnable onAccepted) {
         try {
             Optional<String> problem = calls.credentialProblem();
             if (problem.isPresent()) {
@@ -173,6 +176,7 @@ public final class AgentSession implements AutoCloseable {
                 control.finish(() -> done.completeExceptionally(new PromptFailedException(problem.get())));
                 return;
             }
+            onAccepted.run();
             flushBash();
         } catch (Throwable e) {
             recovery.crashed(token, e, false);
@@ -236,19 +240,13 @@ public final class AgentSession implements AutoCloseable {
 
     // --- compaction and session files -----------------------------------------------------------
 
-    /** {@code compact}: aborts the run, then compacts now and returns the result (no auto events). */
+    /** {@code compact}: aborts the run, then compacts now (with its {@code manual} events) and returns the result. */
     public CompletableFuture<CompactionResult> compact(String customInstructions) {
         return abort().thenApplyAsync(ignored -> {
-            recovery.setCompacting(true);
             try {
-                CompactionResult result = compactor.compact(journal.file(), settings.compaction(),
-                        customInstructions, CancellationToken.none());
-                conversation.replaceAll(journal.file().buildContext());
-                return result;
+                return recovery.compactManually(settings.compaction(), customInstructions);
             } catch (CompactionException e) {
                 throw new IllegalStateException(e.getMessage());
-            } finally {
-                recovery.setCompacting(false);
             }
         }, runThread);
     }
@@ -303,8 +301,11 @@ public final class AgentSession implements AutoCloseable {
         }
     }
 
+    /** {@code set_session_name}: recorded in the session file and announced as {@code session_info_changed}. */
     public void setSessionName(String name) {
-        journal.file().appendSessionInfo(requireText(name, "Session name cannot be empty").trim());
+        String trimmed = requireText(name, "Session name cannot be empty").trim();
+        journal.file().appendSessionInfo(trimmed);
+        bus.publish(new AgentEvent.SessionInfoChanged(trimmed));
     }
 
     // --- accessors and state ----------------------------------------------------------------

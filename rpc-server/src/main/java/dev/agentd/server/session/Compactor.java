@@ -1,10 +1,12 @@
 package dev.agentd.server.session;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.event.CompactionResult;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.server.compaction.CompactionConfig;
 import dev.agentd.server.compaction.CompactionException;
 import dev.agentd.server.compaction.CutPoint;
+import dev.agentd.server.compaction.FileOps;
 import dev.agentd.server.compaction.Summarizer;
 import dev.agentd.server.compaction.TokenEstimate;
 import dev.agentd.server.runtime.CancellationToken;
@@ -16,7 +18,9 @@ import java.util.List;
 /**
  * Compacts the current branch of the session file: summarizes the messages before the cut point
  * (with the previous summary, if any) and appends a {@code compaction} entry keeping the recent
- * messages from the cut on. The caller rebuilds the working context from the file.
+ * messages from the cut on. The caller rebuilds the working context from the file. A manual
+ * compaction that finds no cut summarizes everything, so {@code compact} succeeds on any
+ * non-empty session (SPEC §8.2).
  */
 final class Compactor {
     private final Summarizer summarizer;
@@ -25,8 +29,9 @@ final class Compactor {
         this.summarizer = summarizer;
     }
 
+    /** @param summarizeAll when no cut is found, summarize every message (manual compaction) */
     CompactionResult compact(SessionFile file, CompactionConfig config, String customInstructions,
-            CancellationToken cancel) throws CompactionException {
+            boolean summarizeAll, CancellationToken cancel) throws CompactionException {
         List<SessionEntry> branch = file.branch();
         int previous = -1;
         for (int i = branch.size() - 1; i >= 0 && previous < 0; i--) {
@@ -35,10 +40,12 @@ final class Compactor {
             }
         }
         String previousSummary = null;
+        JsonNode previousDetails = null;
         int start = 0;
         if (previous >= 0) {
             SessionEntry.Compaction last = (SessionEntry.Compaction) branch.get(previous);
             previousSummary = last.summary();
+            previousDetails = last.details();
             start = previous;
             for (int i = 0; i < previous; i++) {
                 if (last.firstKeptEntryId() != null && last.firstKeptEntryId().equals(branch.get(i).id())) {
@@ -55,13 +62,19 @@ final class Compactor {
         }
         List<AgentMessage> messages = candidates.stream().map(SessionEntry.Message::message).toList();
         int cut = CutPoint.find(messages, 0, config.keepRecentTokens());
+        if (cut < 0 && summarizeAll && !messages.isEmpty()) {
+            cut = messages.size();
+        }
         if (cut < 0) {
             throw CompactionException.nothingToCompact();
         }
         long tokensBefore = TokenEstimate.contextTokens(file.buildContext());
-        String summary = summarizer.summarize(messages.subList(0, cut), previousSummary, customInstructions, cancel);
-        String firstKept = candidates.get(cut).id();
-        file.appendCompaction(summary, firstKept, tokensBefore, null);
-        return new CompactionResult(summary, firstKept, tokensBefore, null);
+        List<AgentMessage> summarized = messages.subList(0, cut);
+        String summary = summarizer.summarize(summarized, previousSummary, customInstructions, cancel);
+        // Everything summarized: nothing is kept verbatim, the context restarts from the summary.
+        String firstKept = cut < candidates.size() ? candidates.get(cut).id() : null;
+        JsonNode details = FileOps.details(summarized, previousDetails);
+        file.appendCompaction(summary, firstKept, tokensBefore, details);
+        return new CompactionResult(summary, firstKept, tokensBefore, details);
     }
 }

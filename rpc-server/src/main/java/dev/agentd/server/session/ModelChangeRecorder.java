@@ -1,8 +1,12 @@
 package dev.agentd.server.session;
 
 import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.protocol.model.ThinkingLevel;
 
-/** What a model or thinking change leaves behind: a session-file entry and a {@code model_changed} event. */
+/**
+ * What a model or thinking change leaves behind: a session-file entry, a {@code model_changed}
+ * event, and {@code thinking_level_changed} whenever the effective level moves (SPEC §3.4).
+ */
 final class ModelChangeRecorder implements ModelControl.Observer {
     private final SessionJournal journal;
     private final EventBus bus;
@@ -22,5 +26,10 @@ final class ModelChangeRecorder implements ModelControl.Observer {
     @Override
     public void thinkingChanged(ModelChoice now) {
         journal.thinkingChanged(now.effective());
+    }
+
+    @Override
+    public void effectiveThinkingChanged(ThinkingLevel level) {
+        bus.publish(new AgentEvent.ThinkingLevelChanged(level));
     }
 }

@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * The session's current model and thinking level: the models usable now (a credential exists or
  * none is needed), {@code set_model}, {@code cycle_model}, the thinking-level commands and the
  * automatic switches (resume, and fallback). Changes apply from the next request and are reported
- * to the observer (which announces {@code model_changed} and records them in the session file).
+ * to the observer (which announces {@code model_changed} and {@code thinking_level_changed} and
+ * records them in the session file).
  *
  * <p>Threads: the choice is one immutable {@link ModelChoice} published at once, so readers take
  * a snapshot without locking. Writers (the RPC reader for commands, the run thread for resume and
@@ -60,6 +61,9 @@ public final class ModelControl {
 
         /** The preferred level changed by a command; {@code now} is the choice it published. */
         void thinkingChanged(ModelChoice now);
+
+        /** The effective level changed, for whatever reason (set, cycle, a model switch that clamps it). */
+        void effectiveThinkingChanged(ThinkingLevel level);
     }
 
     private final SessionContext context;
@@ -214,8 +218,12 @@ public final class ModelControl {
         }
     }
 
+    /** Under the write lock, so level changes are reported in publication order. */
     private ModelChoice publish(ModelChoice next) {
-        choice.set(next);
+        ModelChoice before = choice.getAndSet(next);
+        if (before.effective() != next.effective()) {
+            observer.effectiveThinkingChanged(next.effective());
+        }
         return next;
     }
 }

@@ -1,8 +1,9 @@
 package dev.agentd.server.session;
 
 /**
- * An accepted prompt that failed before its run started (no model, no credential): no agent event
- * was emitted. The RPC layer reports it as a second response to the prompt (SPEC §3.3).
+ * A prompt that failed its preflight on the run thread (no model, no credential): no agent event
+ * was emitted and no success answer was given. The RPC layer reports it as the prompt's one
+ * {@code success:false} response (SPEC §3.3).
  */
 public final class PromptFailedException extends RuntimeException {
     public PromptFailedException(String message) {

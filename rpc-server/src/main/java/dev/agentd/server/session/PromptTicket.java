@@ -1,27 +1,33 @@
 package dev.agentd.server.session;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
- * An accepted prompt. The caller answers its client first, then calls {@link #launch()}, so the
- * acknowledgement always precedes the run's first event. {@link #done()} completes when the
- * prompt's logical run is over — including every retry and continuation it caused — or
- * exceptionally with {@link PromptFailedException} when it failed before starting.
+ * A prompt that passed the checks made on the spot (empty, busy). {@link #launch} runs the rest of
+ * the preflight (model, credential) on the run thread and then calls its {@code onAccepted} — the
+ * caller's one success answer — before the run's first event; a prompt failing the preflight never
+ * calls it, and {@link #done()} completes exceptionally with {@link PromptFailedException} instead
+ * (SPEC §3.3: one answer per prompt). Otherwise {@link #done()} completes when the prompt's logical
+ * run is over, including every retry and continuation it caused.
  */
 public final class PromptTicket {
     private final CompletableFuture<Void> done;
-    private final Runnable launcher;
+    private final Consumer<Runnable> launcher;
     private final boolean queued;
 
-    PromptTicket(CompletableFuture<Void> done, Runnable launcher, boolean queued) {
+    PromptTicket(CompletableFuture<Void> done, Consumer<Runnable> launcher, boolean queued) {
         this.done = done;
         this.launcher = launcher;
         this.queued = queued;
     }
 
-    /** Starts the run (no-op for a message that was queued as steering or follow-up). Call once. */
-    public void launch() {
-        launcher.run();
+    /**
+     * Finishes the preflight and starts the run; {@code onAccepted} runs first, unless the preflight
+     * fails. A queued message (steering or follow-up) is accepted at once. Call once.
+     */
+    public void launch(Runnable onAccepted) {
+        launcher.accept(onAccepted);
     }
 
     public CompletableFuture<Void> done() {

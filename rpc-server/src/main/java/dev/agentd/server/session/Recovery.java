@@ -29,6 +29,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Recovery {
     private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
+    private static final String MANUAL = "manual";
 
     private final RecoveryPolicy policy = new RecoveryPolicy();
     private final RunControl control;
@@ -57,10 +58,6 @@ final class Recovery {
 
     boolean compacting() {
         return compacting;
-    }
-
-    void setCompacting(boolean value) {
-        compacting = value;
     }
 
     /** A user message entered the context: overflow recovery is allowed again. */
@@ -153,7 +150,8 @@ final class Recovery {
             control.finish(() -> {
                 announce();
                 // pi reports a second overflow with an end event and no start
-                bus.publish(new AgentEvent.AutoCompactionEnd(null, false, false, action.errorMessage()));
+                bus.publish(new AgentEvent.CompactionEnd(RecoveryAction.Compact.OVERFLOW, null, false, false,
+                        action.errorMessage()));
             });
             return null;
         }
@@ -205,11 +203,13 @@ final class Recovery {
     /**
      * Automatic compaction (SPEC §8.2). After an overflow the failed reply leaves the context and the
      * run continues on the compacted context; after a threshold compaction the prompt is over
-     * unless messages are queued.
+     * unless messages are queued. An overflow that finds nothing to summarize says so in the end
+     * event: it never ends silently.
      */
     private void autoCompact(RecoveryAction.Compact compact, CompactionConfig config, CancellationToken token) {
         boolean overflow = compact.continuesRun();
-        bus.publish(new AgentEvent.AutoCompactionStart(compact.reason()));
+        String reason = compact.reason();
+        bus.publish(new AgentEvent.CompactionStart(reason));
         if (overflow) {
             overflowRecoveryAttempted = true;
             conversation.removeLastIf(message -> message instanceof AgentMessage.Assistant);
@@ -218,28 +218,52 @@ final class Recovery {
         CompactionResult result;
         compacting = true;
         try {
-            result = compactor.compact(journal.file(), config, null, token);
+            result = compactor.compact(journal.file(), config, null, false, token);
         } catch (CompactionException e) {
             boolean aborted = token.isCancelled();
-            String error = e.nothingToDo() || aborted ? null : prefix + e.getMessage();
-            control.finish(() -> bus.publish(new AgentEvent.AutoCompactionEnd(null, aborted, false, error)));
+            String error = aborted || (e.nothingToDo() && !overflow) ? null : prefix + e.getMessage();
+            control.finish(() -> bus.publish(new AgentEvent.CompactionEnd(reason, null, aborted, false, error)));
             return;
         } catch (RuntimeException | Error e) {
             // A bug or an exhausted JVM: the compaction that was announced still gets its end event.
             LOG.error("auto-compaction failed unexpectedly", e);
             String error = prefix + "internal error (" + e.getClass().getSimpleName() + ")";
-            control.finish(() -> bus.publish(new AgentEvent.AutoCompactionEnd(null, false, false, error)));
+            control.finish(() -> bus.publish(new AgentEvent.CompactionEnd(reason, null, false, false, error)));
             return;
         } finally {
             compacting = false;
         }
         conversation.replaceAll(journal.file().buildContext());
-        AgentEvent.AutoCompactionEnd end = new AgentEvent.AutoCompactionEnd(result, false, overflow, null);
-        if ((overflow || queues.size() > 0) && !token.isCancelled()) {
+        boolean continues = (overflow || queues.size() > 0) && !token.isCancelled();
+        AgentEvent.CompactionEnd end = new AgentEvent.CompactionEnd(reason, result, false, continues, null);
+        if (continues) {
             bus.publish(end);
             continueRun.accept(token);
         } else {
             control.finish(() -> bus.publish(end));
+        }
+    }
+
+    /**
+     * {@code compact} on an idle session (SPEC §8.2): {@code compaction_start/_end} with reason
+     * {@code manual} around the work; a failure is in the end event and thrown for the response.
+     * Run thread only.
+     */
+    CompactionResult compactManually(CompactionConfig config, String customInstructions) throws CompactionException {
+        bus.publish(new AgentEvent.CompactionStart(MANUAL));
+        compacting = true;
+        try {
+            CompactionResult result = compactor.compact(journal.file(), config, customInstructions, true,
+                    CancellationToken.none());
+            conversation.replaceAll(journal.file().buildContext());
+            bus.publish(new AgentEvent.CompactionEnd(MANUAL, result, false, false, null));
+            return result;
+        } catch (CompactionException | RuntimeException | Error e) {
+            String error = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+            bus.publish(new AgentEvent.CompactionEnd(MANUAL, null, false, false, "Compaction failed: " + error));
+            throw e;
+        } finally {
+            compacting = false;
         }
     }
 }

@@ -35,7 +35,22 @@ class CutPointTest {
                 reply("w".repeat(400)));
         assertEquals(2, CutPoint.find(messages, 0, 150), "two messages of 100 tokens each cover 150");
         assertEquals(3, CutPoint.find(messages, 0, 1));
-        assertEquals(-1, CutPoint.find(messages, 0, 10_000), "nothing before the kept part");
+        assertEquals(2, CutPoint.find(messages, 0, 10_000),
+                "the window holds everything: the cut moves forward to the latest user message");
+    }
+
+    @Test
+    void aShortHistoryIsCutAtTheLatestUserMessage() {
+        List<AgentMessage> messages = List.of(user("q1"), toolCall(), result("r"), reply("a1"), user("q2"),
+                reply("overflowed"));
+        assertEquals(4, CutPoint.find(messages, 0, 20_000));
+        assertEquals(4, CutPoint.find(messages, 1, 20_000), "after a previous summary too");
+    }
+
+    @Test
+    void nothingBeforeTheOnlyUserMessageCannotBeCompacted() {
+        assertEquals(-1, CutPoint.find(List.of(user("x".repeat(40_000)), reply("overflowed")), 0, 20_000));
+        assertEquals(-1, CutPoint.find(List.of(reply("old"), user("q")), 1, 20_000), "the user message is first");
     }
 
     @Test

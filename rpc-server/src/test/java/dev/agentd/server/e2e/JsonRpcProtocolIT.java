@@ -270,15 +270,16 @@ class JsonRpcProtocolIT {
     }
 
     @Test
-    void aPromptFailingAfterAcceptanceSendsPromptFailed() throws IOException {
+    void aPromptFailingItsPreflightGetsOneErrorReplyAndNoNotification() throws IOException {
         DaemonProcess daemon = jsonrpc(null, "--model", "anthropic/claude-sonnet-4-5");
         daemon.send(request("p", "prompt", "{\"message\":\"hi\"}"));
-        JsonNode failed = daemon.await(node -> "prompt_failed".equals(node.path("method").asText()));
-        JsonNode accepted = reply(daemon, "p");
-        assertTrue(accepted.get("result").isNull());
-        assertTrue(daemon.records().indexOf(accepted) < daemon.records().indexOf(failed), "accepted first");
-        assertEquals("p", failed.path("params").path("id").asText());
-        assertTrue(failed.path("params").path("error").asText().contains("anthropic"), failed.toString());
+        JsonNode failed = reply(daemon, "p");
+        assertEquals(-32000, failed.path("error").path("code").asInt(), failed.toString());
+        assertTrue(failed.path("error").path("message").asText().contains("anthropic"), failed.toString());
+        daemon.send(request("s", "get_state", "{}"));
+        reply(daemon, "s");
+        assertEquals(1, daemon.records().stream().filter(r -> "p".equals(r.path("id").asText())).count());
+        assertTrue(daemon.records().stream().noneMatch(r -> "prompt_failed".equals(r.path("method").asText())));
         assertEquals(List.of("ready"), eventTypes(daemon), "no agent events");
     }
 }

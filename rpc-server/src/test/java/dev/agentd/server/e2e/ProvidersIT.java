@@ -83,16 +83,17 @@ class ProvidersIT {
     }
 
     @Test
-    void aPromptForAModelWithoutCredentialFailsLateWithoutEvents() throws IOException {
+    void aPromptForAModelWithoutCredentialIsAnsweredOnceWithTheReason() throws IOException {
         daemon = DaemonProcess.start(agentDir, dir, "--model", "anthropic/claude-sonnet-4-5");
         daemon.send(command("prompt", "p", "message", "hi"));
         daemon.await(node -> "p".equals(node.path("id").asText()) && node.has("error"));
+        daemon.send(command("get_state", "s"));
+        daemon.await(node -> "s".equals(node.path("id").asText()));
         List<JsonNode> responses = daemon.records().stream().filter(node -> "p".equals(node.path("id").asText()))
                 .toList();
-        assertEquals(2, responses.size());
-        assertTrue(responses.get(0).path("success").asBoolean());
-        assertFalse(responses.get(1).path("success").asBoolean());
-        assertTrue(responses.get(1).path("error").asText().startsWith("No API key found for anthropic"));
+        assertEquals(1, responses.size(), responses.toString());
+        assertFalse(responses.get(0).path("success").asBoolean());
+        assertTrue(responses.get(0).path("error").asText().startsWith("No API key found for anthropic"));
         assertFalse(daemon.types().contains("agent_start"));
     }
 

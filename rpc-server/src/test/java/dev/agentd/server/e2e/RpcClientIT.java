@@ -186,7 +186,7 @@ class RpcClientIT {
     }
 
     @Test
-    void aPromptFailingAfterAcceptanceThrowsPromptFailedException() throws IOException {
+    void aPromptFailingItsPreflightThrowsPromptFailedException() throws IOException {
         client.close();
         client = start("--model", "anthropic/claude-sonnet-4-5");
         PromptFailedException failure = assertThrows(PromptFailedException.class,

@@ -24,7 +24,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Command handling in-process: data shapes, ids, late prompt failure, settings persistence. */
+/** Command handling in-process: data shapes, ids, one answer per prompt, settings persistence. */
 class CommandRouterTest {
     @TempDir
     Path dir;
@@ -38,20 +38,35 @@ class CommandRouterTest {
     }
 
     @Test
-    void aPromptThatFailsBeforeItsRunGetsASecondResponseAndNoEvents() {
+    void aPromptThatFailsItsPreflightGetsOneFailureResponseAndNoEvents() {
         try (SessionHarness harness = SessionHarness.builder(dir)
                 .provider(new ScriptedProvider(), ScriptedProvider.MODEL).build()) {
             CommandRouter router = new CommandRouter(harness.session, harness.script);
-            router.dispatch("p1", new Command.Prompt("hi"), responses::add);
-            await().until(() -> responses.size() == 2);
-            assertTrue(responses.get(0).success());
-            Response late = responses.get(1);
-            assertEquals("p1", late.id());
-            assertEquals("prompt", late.command());
-            assertFalse(late.success());
-            assertTrue(late.error().startsWith("No API key found for scripted"), late.error());
+            Response only = send(router, "p1", new Command.Prompt("hi"));
+            assertEquals("prompt", only.command());
+            assertFalse(only.success());
+            assertTrue(only.error().startsWith("No API key found for scripted"), only.error());
+            send(router, "s", new Command.GetState());
+            assertEquals(1, responses.stream().filter(r -> "p1".equals(r.id())).count(), responses.toString());
             assertEquals(List.of(), harness.events(), "no agent events for a prompt that never ran");
             assertFalse(harness.session.state().isStreaming());
+        }
+    }
+
+    @Test
+    void anAcceptedPromptIsAnsweredOnceBeforeItsRunStarts() {
+        try (SessionHarness harness = SessionHarness.create(dir)) {
+            CommandRouter router = new CommandRouter(harness.session, harness.script);
+            List<Object> order = Collections.synchronizedList(new ArrayList<>());
+            harness.session.subscribe(event -> order.add(event.type()));
+            router.dispatch("p1", new Command.Prompt("hi"), response -> {
+                order.add(response);
+                responses.add(response);
+            });
+            await().until(() -> order.contains("agent_end"));
+            assertEquals(Response.ok("p1", "prompt", null), order.get(0), order.toString());
+            assertEquals("agent_start", order.get(1));
+            assertEquals(1, responses.size(), responses.toString());
         }
     }
 

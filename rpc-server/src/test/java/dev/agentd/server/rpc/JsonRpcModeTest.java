@@ -175,16 +175,16 @@ class JsonRpcModeTest {
     }
 
     @Test
-    void aPromptFailingAfterAcceptanceGetsAPromptFailedNotification() {
+    void aPromptFailingItsPreflightIsAnsweredOnceWithAnError() {
         harness = SessionHarness.builder(dir).provider(new ScriptedProvider(), ScriptedProvider.MODEL).build();
-        serve(request("p1", "prompt", "{\"message\":\"hi\"}"));
+        serve(request("p1", "prompt", "{\"message\":\"hi\"}"), request("s", "get_state", "{}"));
         await().until(() -> lines().size() == 2);
-        assertEquals("{\"jsonrpc\":\"2.0\",\"id\":\"p1\",\"result\":null}", lines().get(0));
-        JsonNode failed = records().get(1);
-        assertEquals("prompt_failed", failed.path("method").asText());
-        assertFalse(failed.has("id"), "a notification");
-        assertEquals("p1", failed.path("params").path("id").asText());
-        assertTrue(failed.path("params").path("error").asText().startsWith("No API key found for scripted"));
+        JsonNode failed = records().stream().filter(r -> "p1".equals(r.path("id").asText())).findFirst().orElseThrow();
+        assertEquals(JsonRpcError.COMMAND_FAILED, failed.path("error").path("code").asInt());
+        assertTrue(failed.path("error").path("message").asText().startsWith("No API key found for scripted"),
+                failed.toString());
+        assertEquals(1, records().stream().filter(r -> "p1".equals(r.path("id").asText())).count());
+        assertTrue(records().stream().noneMatch(r -> r.has("method")), "no notification: " + lines());
     }
 
     @Test

@@ -52,12 +52,4 @@ class JsonRpcRecordsTest {
         assertEquals("{\"jsonrpc\":\"2.0\",\"method\":\"event\",\"params\":" + json(event) + "}",
                 json(JsonRpcNotification.event(event)));
     }
-
-    @Test
-    void promptFailedNamesThePromptsId() throws IOException {
-        assertEquals("{\"jsonrpc\":\"2.0\",\"method\":\"prompt_failed\",\"params\":{\"id\":\"p\",\"error\":\"No key\"}}",
-                json(JsonRpcNotification.promptFailed(new TextNode("p"), "No key")));
-        assertEquals("{\"jsonrpc\":\"2.0\",\"method\":\"prompt_failed\",\"params\":{\"error\":\"No key\"}}",
-                json(JsonRpcNotification.promptFailed(null, "No key")), "a notification prompt has no id");
-    }
 }

@@ -57,11 +57,11 @@ class CompactionTest {
         await().until(harness.session.prompt("q2")::isDone);
 
         List<String> types = harness.types();
-        int compactionStart = types.indexOf("auto_compaction_start");
-        assertEquals(List.of("message_end", "turn_end", "agent_end", "auto_compaction_start", "auto_compaction_end",
+        int compactionStart = types.indexOf("compaction_start");
+        assertEquals(List.of("message_end", "turn_end", "agent_end", "compaction_start", "compaction_end",
                 "agent_start", "turn_start", "message_start"), types.subList(compactionStart - 3, compactionStart + 5));
-        assertEquals("overflow", harness.events(AgentEvent.AutoCompactionStart.class).get(0).reason());
-        AgentEvent.AutoCompactionEnd end = harness.events(AgentEvent.AutoCompactionEnd.class).get(0);
+        assertEquals("overflow", harness.events(AgentEvent.CompactionStart.class).get(0).reason());
+        AgentEvent.CompactionEnd end = harness.events(AgentEvent.CompactionEnd.class).get(0);
         assertTrue(end.willRetry());
         assertEquals("SUMMARY of q1/a1", end.result().summary());
         List<AgentEvent.AgentEnd> agentEnds = harness.events(AgentEvent.AgentEnd.class);
@@ -80,7 +80,7 @@ class CompactionTest {
         harness.enqueue(FauxStep.text("a1"), tooBig, FauxStep.text("summary"), FauxStep.text("regenerated"));
         await().until(harness.session.prompt("q1")::isDone);
         await().until(harness.session.prompt("q2")::isDone);
-        assertEquals("overflow", harness.events(AgentEvent.AutoCompactionStart.class).get(0).reason());
+        assertEquals("overflow", harness.events(AgentEvent.CompactionStart.class).get(0).reason());
         assertEquals(List.of("compactionSummary", "user", "assistant"), roles());
         assertEquals("regenerated", ((AgentMessage.Assistant) harness.session.messages().get(2)).text());
     }
@@ -91,7 +91,7 @@ class CompactionTest {
         harness.enqueue(FauxStep.text("a1"), overflow());
         await().until(harness.session.prompt("q1")::isDone);
         await().until(harness.session.prompt("q2")::isDone);
-        assertEquals(List.of(), harness.events(AgentEvent.AutoCompactionStart.class));
+        assertEquals(List.of(), harness.events(AgentEvent.CompactionStart.class));
         assertTrue(!harness.session.state().autoCompactionEnabled());
         assertTrue(java.nio.file.Files.readString(dir.resolve("settings.json")).contains("\"enabled\" : false"));
     }
@@ -101,8 +101,8 @@ class CompactionTest {
         harness.enqueue(FauxStep.text("a1"), overflow(), FauxStep.text("summary"), overflow(), FauxStep.text("x"));
         await().until(harness.session.prompt("q1")::isDone);
         await().until(harness.session.prompt("q2")::isDone);
-        assertEquals(1, harness.events(AgentEvent.AutoCompactionStart.class).size());
-        List<AgentEvent.AutoCompactionEnd> ends = harness.events(AgentEvent.AutoCompactionEnd.class);
+        assertEquals(1, harness.events(AgentEvent.CompactionStart.class).size());
+        List<AgentEvent.CompactionEnd> ends = harness.events(AgentEvent.CompactionEnd.class);
         assertEquals(2, ends.size());
         assertEquals(RecoveryAction.CompactionFailed.SECOND_OVERFLOW, ends.get(1).errorMessage());
         assertTrue(!ends.get(1).willRetry());
@@ -116,9 +116,9 @@ class CompactionTest {
                 120_000L, 10L);
         harness.enqueue(big, FauxStep.text("threshold summary"));
         await().until(harness.session.prompt("q1")::isDone);
-        await().until(() -> harness.events(AgentEvent.AutoCompactionEnd.class).size() == 1);
-        assertEquals("threshold", harness.events(AgentEvent.AutoCompactionStart.class).get(0).reason());
-        AgentEvent.AutoCompactionEnd end = harness.events(AgentEvent.AutoCompactionEnd.class).get(0);
+        await().until(() -> harness.events(AgentEvent.CompactionEnd.class).size() == 1);
+        assertEquals("threshold", harness.events(AgentEvent.CompactionStart.class).get(0).reason());
+        AgentEvent.CompactionEnd end = harness.events(AgentEvent.CompactionEnd.class).get(0);
         assertTrue(!end.willRetry());
         assertEquals("threshold summary", end.result().summary());
         assertEquals(List.of(false), harness.events(AgentEvent.AgentEnd.class).stream()
@@ -135,12 +135,12 @@ class CompactionTest {
                 120_000L, 10L);
         harness.enqueue(big, FauxStep.text("summary one"), bigFailure, FauxStep.text("summary two"));
         await().until(harness.session.prompt("q1")::isDone);
-        await().until(() -> harness.events(AgentEvent.AutoCompactionEnd.class).size() == 1);
+        await().until(() -> harness.events(AgentEvent.CompactionEnd.class).size() == 1);
         harness.enqueue(FauxStep.text("filler"));
         // context is big again (estimate from the big reply's usage): the failed run still compacts
         await().until(harness.session.prompt("q2")::isDone);
         List<String> types = harness.types();
-        assertTrue(types.lastIndexOf("auto_retry_end") < types.lastIndexOf("auto_compaction_start"), types.toString());
+        assertTrue(types.lastIndexOf("auto_retry_end") < types.lastIndexOf("compaction_start"), types.toString());
     }
 
     @Test
@@ -152,14 +152,58 @@ class CompactionTest {
         assertEquals("manual summary", result.summary());
         assertTrue(result.tokensBefore() > 0);
         assertEquals(List.of("compactionSummary", "assistant"), roles());
-        assertEquals(List.of(), harness.events(AgentEvent.AutoCompactionStart.class));
+        assertEquals(List.of("manual"), harness.events(AgentEvent.CompactionStart.class).stream()
+                .map(AgentEvent.CompactionStart::reason).toList());
+        AgentEvent.CompactionEnd end = harness.events(AgentEvent.CompactionEnd.class).get(0);
+        assertEquals(new AgentEvent.CompactionEnd("manual", result, false, false, null), end);
+        assertEquals("{\"readFiles\":[],\"modifiedFiles\":[]}", result.details().toString());
         assertFalse(harness.session.state().isCompacting());
     }
 
     @Test
-    void manualCompactOfATinySessionFails() {
+    void manualCompactOfAnEmptySessionFailsWithItsEvents() {
         ExecutionException error = assertThrows(ExecutionException.class, () -> harness.session.compact(null).get());
         assertEquals("Nothing to compact (session too small)", error.getCause().getMessage());
+        AgentEvent.CompactionEnd end = harness.events(AgentEvent.CompactionEnd.class).get(0);
+        assertEquals("manual", end.reason());
+        assertEquals("Compaction failed: Nothing to compact (session too small)", end.errorMessage());
+    }
+
+    @Test
+    void manualCompactOfOneExchangeSummarizesEverything() throws Exception {
+        harness.settings.set("compaction.keepRecentTokens", IntNode.valueOf(20_000));
+        harness.enqueue(FauxStep.text("a1"), FauxStep.text("all of it"));
+        await().until(harness.session.prompt("q1")::isDone);
+        CompactionResult result = harness.session.compact(null).get();
+        assertEquals("all of it", result.summary());
+        assertEquals(null, result.firstKeptEntryId());
+        assertEquals(List.of("compactionSummary"), roles());
+        assertEquals(harness.session.messages(), reload().buildContext(), "the file rebuilds the same context");
+    }
+
+    @Test
+    void anOverflowOnAShortHistoryCompactsEverythingBeforeTheLatestPrompt() throws Exception {
+        harness.settings.set("compaction.keepRecentTokens", IntNode.valueOf(20_000));
+        harness.enqueue(FauxStep.text("a1"), overflow(), FauxStep.text("short summary"), FauxStep.text("a2"));
+        await().until(harness.session.prompt("q1")::isDone);
+        await().until(harness.session.prompt("q2")::isDone);
+        AgentEvent.CompactionEnd end = harness.events(AgentEvent.CompactionEnd.class).get(0);
+        assertEquals("overflow", end.reason());
+        assertTrue(end.willRetry());
+        assertEquals("short summary", end.result().summary());
+        assertEquals(List.of("compactionSummary", "user", "assistant"), roles());
+        assertEquals("a2", harness.session.lastAssistantText().orElseThrow());
+    }
+
+    @Test
+    void anOverflowWithNothingToSummarizeSaysSoInTheEndEvent() {
+        harness.enqueue(overflow());
+        await().until(harness.session.prompt("q1")::isDone);
+        AgentEvent.CompactionEnd end = harness.events(AgentEvent.CompactionEnd.class).get(0);
+        assertEquals("overflow", end.reason());
+        assertFalse(end.willRetry());
+        assertEquals(null, end.result());
+        assertEquals("Context overflow recovery failed: Nothing to compact (session too small)", end.errorMessage());
     }
 
     private SessionFile reload() {

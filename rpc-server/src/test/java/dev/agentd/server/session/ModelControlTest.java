@@ -46,6 +46,8 @@ class ModelControlTest {
     /** Every published choice, in order, as the observer saw it (it runs right after publication). */
     private final List<ModelChoice> published = Collections.synchronizedList(new ArrayList<>());
     private final List<Switched> switches = Collections.synchronizedList(new ArrayList<>());
+    /** Every effective-level change reported (the source of {@code thinking_level_changed}). */
+    private final List<ThinkingLevel> levels = Collections.synchronizedList(new ArrayList<>());
     private ModelControl models;
 
     private ModelControl control(SettingsStore settings, ThinkingLevel initialThinking) {
@@ -66,6 +68,12 @@ class ModelControlTest {
             public void thinkingChanged(ModelChoice now) {
                 assertSame(now, models.choice());
                 published.add(now);
+            }
+
+            @Override
+            public void effectiveThinkingChanged(ThinkingLevel level) {
+                assertSame(level, models.choice().effective());
+                levels.add(level);
             }
         };
         models = new ModelControl(context, new SessionDefaults(settings), observer, FauxModels.FAUX_1,
@@ -122,6 +130,19 @@ class ModelControlTest {
                     choice.effective(), "the effective level belongs to the model: " + choice);
         }
         assertEquals(5 * rounds + 1, published.size(), "every write published exactly one choice");
+    }
+
+    @Test
+    void everyChangeOfTheEffectiveLevelIsReportedOnce() {
+        ModelControl control = control(SettingsStore.inMemory(), ThinkingLevel.MEDIUM);
+        control.setThinkingLevel(ThinkingLevel.HIGH);
+        control.setThinkingLevel(ThinkingLevel.HIGH); // no change, no report
+        control.set("faux", "faux-2"); // no reasoning: clamped to off
+        control.setThinkingLevel(ThinkingLevel.LOW); // still off on faux-2
+        control.set("faux", "faux-1"); // low again
+        control.cycleThinkingLevel();
+        assertEquals(List.of(ThinkingLevel.HIGH, ThinkingLevel.OFF, ThinkingLevel.LOW, control.thinkingLevel()), levels);
+        assertTrue(control.thinkingLevel() != ThinkingLevel.LOW);
     }
 
     @Test
