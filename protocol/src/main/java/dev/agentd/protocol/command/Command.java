@@ -112,6 +112,16 @@ public sealed interface Command {
     @WireType("get_commands")
     record GetCommands() implements Command {}
 
+    @WireType("export_html")
+    record ExportHtml(String outputPath) implements Command {}
+
+    @WireType("clone")
+    record Clone() implements Command {}
+
+    /** An extension dialog's answer; agentd runs no extensions, so it is accepted and not answered. */
+    @WireType("extension_ui_response")
+    record ExtensionUiResponse() implements Command {}
+
     // --- agentd additions ------------------------------------------------------------------
 
     @WireType("get_retry_settings")

@@ -43,7 +43,17 @@ public final class Results {
     /** {@code get_commands}. */
     public record Commands(List<SlashCommand> commands) {}
 
-    public record SlashCommand(String name, String description, String source, String location, String path) {}
+    /**
+     * A prompt template or skill (pi 0.73): {@code source} is {@code prompt} or {@code skill};
+     * {@code sourceInfo} says where it was found.
+     */
+    public record SlashCommand(String name, String description, String source, SourceInfo sourceInfo) {}
+
+    /** {@code scope} is {@code user} (agent directory) or {@code project}; {@code baseDir} the directory scanned. */
+    public record SourceInfo(String path, String source, String scope, String origin, String baseDir) {}
+
+    /** {@code export_html}: the file written. */
+    public record ExportHtml(String path) {}
 
     /** {@code get_retry_settings}, {@code set_retry_settings}. */
     public record RetrySettings(boolean enabled, int maxRetries, long baseDelayMs, long maxRetryDelayMs) {}

@@ -120,10 +120,10 @@ class CommandCodecTest {
 
     @Test
     void unknownTypeIsRejectedWithTheId() throws Exception {
-        CommandCodec.Rejected result = rejected("{\"type\":\"export_html\",\"id\":\"42\"}");
+        CommandCodec.Rejected result = rejected("{\"type\":\"export_pdf\",\"id\":\"42\"}");
         assertEquals("42", result.id());
-        assertEquals("export_html", result.command());
-        assertEquals("Unknown command: export_html", result.error());
+        assertEquals("export_pdf", result.command());
+        assertEquals("Unknown command: export_pdf", result.error());
     }
 
     @Test

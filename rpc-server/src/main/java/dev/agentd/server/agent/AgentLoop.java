@@ -12,7 +12,14 @@ import dev.agentd.server.tools.Tool;
 import dev.agentd.server.tools.ToolRegistry;
 import dev.agentd.server.tools.ToolResult;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -21,14 +28,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One run of the agent (pi's agent loop, SPEC §4): stream a reply; run its tool calls in
- * order, polling steering after each (remaining calls are skipped when a steering message waits);
+ * One run of the agent (pi's agent loop, SPEC §4): stream a reply; run its tool calls (concurrently
+ * unless the schedule says otherwise, see {@link ToolSchedule}); deliver steering after the batch;
  * loop while tools were called or steering is pending; then deliver follow-ups as new turns.
  * Emits every event of the run except {@code agent_end}, which the session emits once recovery
  * has decided whether the run continues. Runs on the session's run thread only.
  */
 public final class AgentLoop {
-    public static final String SKIPPED = "Skipped due to queued user message.";
     private static final Logger LOG = LoggerFactory.getLogger(AgentLoop.class);
 
     /** Streams one assistant reply for the given context; never throws (see Provider). */
@@ -44,9 +50,29 @@ public final class AgentLoop {
     private final Consumer<AgentEvent> emit;
     private final BooleanSupplier wantsPartials;
     private final LongSupplier clock;
+    private final BooleanSupplier sequentialTools;
+    private final Executor toolExecutor;
 
+    /** Runs the calls of a reply concurrently on a shared pool of daemon threads. */
     public AgentLoop(Conversation conversation, MessageQueues queues, Supplier<ToolRegistry> tools, Streamer streamer,
             Consumer<AgentEvent> emit, BooleanSupplier wantsPartials, LongSupplier clock) {
+        this(conversation, queues, tools, streamer, emit, wantsPartials, clock, () -> false, ToolThreads.POOL);
+    }
+
+    /** The pool the short constructor uses. */
+    public static Executor sharedToolThreads() {
+        return ToolThreads.POOL;
+    }
+
+    /**
+     * @param sequentialTools read at each batch: the {@code toolExecution:"sequential"} setting
+     * @param toolExecutor runs concurrent calls; must not run them on the calling thread
+     */
+    public AgentLoop(Conversation conversation, MessageQueues queues, Supplier<ToolRegistry> tools, Streamer streamer,
+            Consumer<AgentEvent> emit, BooleanSupplier wantsPartials, LongSupplier clock,
+            BooleanSupplier sequentialTools, Executor toolExecutor) {
+        this.sequentialTools = sequentialTools;
+        this.toolExecutor = toolExecutor;
         this.conversation = conversation;
         this.queues = queues;
         this.tools = tools;
@@ -85,10 +111,10 @@ public final class AgentLoop {
                 }
                 List<ContentBlock.ToolCall> calls = last.toolCalls();
                 toolsCalled = !calls.isEmpty();
-                ToolBatch batch = toolsCalled ? runTools(calls, cancel) : ToolBatch.EMPTY;
-                added.addAll(batch.results());
-                emit.accept(new AgentEvent.TurnEnd(last, batch.results()));
-                pending = batch.steering().isEmpty() ? queues.pollSteering() : batch.steering();
+                List<AgentMessage.ToolResult> results = toolsCalled ? runTools(calls, cancel) : List.of();
+                added.addAll(results);
+                emit.accept(new AgentEvent.TurnEnd(last, results));
+                pending = queues.pollSteering();
             } while (toolsCalled || !pending.isEmpty());
             List<AgentMessage.User> followUps = queues.pollFollowUp();
             if (followUps.isEmpty()) {
@@ -135,31 +161,109 @@ public final class AgentLoop {
         return reply;
     }
 
-    private record ToolBatch(List<AgentMessage.ToolResult> results, List<AgentMessage.User> steering) {
-        static final ToolBatch EMPTY = new ToolBatch(List.of(), List.of());
+    /**
+     * Runs one reply's calls as {@link ToolSchedule} allows: {@code tool_execution_start} in call
+     * order (a call whose predecessors are still running holds back the later starts),
+     * {@code tool_execution_end} in completion order, result messages in call order once all ended;
+     * a serial batch emits each result message right after its call's end.
+     * Steering that arrives meanwhile waits for the batch; no call is skipped (SPEC §4).
+     */
+    private List<AgentMessage.ToolResult> runTools(List<ContentBlock.ToolCall> calls, CancellationToken cancel) {
+        ToolRegistry registry = tools.get();
+        List<ToolSchedule.Traits> traits = calls.stream().map(call -> registry.find(call.name())
+                .map(tool -> new ToolSchedule.Traits(tool.sequentialOnly(), tool.writeTarget(call.arguments())))
+                .orElse(new ToolSchedule.Traits(false, Optional.empty()))).toList();
+        ToolSchedule schedule = ToolSchedule.plan(traits, sequentialTools.getAsBoolean());
+        List<AgentMessage.ToolResult> results = new ArrayList<>();
+        if (schedule.serial()) {
+            // one at a time, as before pi 0.73: each result message follows its own end
+            for (ContentBlock.ToolCall call : calls) {
+                emit.accept(new AgentEvent.ToolExecutionStart(call.id(), call.name(), call.arguments()));
+                ToolResult result = execute(registry, call, cancel, emit);
+                emitEnd(call, result, emit);
+                results.add(appendResult(call, result));
+            }
+            return results;
+        }
+        ToolResult[] outcomes = new ToolResult[calls.size()];
+        runConcurrently(registry, calls, schedule, outcomes, cancel);
+        for (int i = 0; i < calls.size(); i++) {
+            results.add(appendResult(calls.get(i), outcomes[i]));
+        }
+        return results;
     }
 
-    /** Runs calls in order; after each, a waiting steering message skips the rest. */
-    private ToolBatch runTools(List<ContentBlock.ToolCall> calls, CancellationToken cancel) {
-        List<AgentMessage.ToolResult> results = new ArrayList<>();
-        for (int i = 0; i < calls.size(); i++) {
-            ContentBlock.ToolCall call = calls.get(i);
-            emit.accept(new AgentEvent.ToolExecutionStart(call.id(), call.name(), call.arguments()));
-            results.add(finish(call, execute(call, cancel)));
-            List<AgentMessage.User> steering = queues.pollSteering();
-            if (!steering.isEmpty()) {
-                for (ContentBlock.ToolCall skipped : calls.subList(i + 1, calls.size())) {
-                    emit.accept(new AgentEvent.ToolExecutionStart(skipped.id(), skipped.name(), skipped.arguments()));
-                    results.add(finish(skipped, ToolResult.error(SKIPPED)));
+    private AgentMessage.ToolResult appendResult(ContentBlock.ToolCall call, ToolResult result) {
+        AgentMessage.ToolResult message = new AgentMessage.ToolResult(call.id(), call.name(), result.content(),
+                result.details(), result.isError(), clock.getAsLong());
+        emit.accept(new AgentEvent.MessageStart(message));
+        conversation.append(message);
+        emit.accept(new AgentEvent.MessageEnd(message));
+        return message;
+    }
+
+    private record Completion(int index, ToolResult result) {
+    }
+
+    private void runConcurrently(ToolRegistry registry, List<ContentBlock.ToolCall> calls, ToolSchedule schedule,
+            ToolResult[] outcomes, CancellationToken cancel) {
+        // Workers emit their updates through this lock, so listeners never see two events at once.
+        Object lock = new Object();
+        Consumer<AgentEvent> locked = event -> {
+            synchronized (lock) {
+                emit.accept(event);
+            }
+        };
+        BlockingQueue<Completion> completions = new LinkedBlockingQueue<>();
+        Set<Integer> ended = new HashSet<>();
+        boolean interrupted = false;
+        for (int i = 0; i <= calls.size(); i++) {
+            Set<Integer> waitFor = i < calls.size() ? schedule.waitsFor().get(i) : allIndices(calls.size());
+            while (!ended.containsAll(waitFor)) {
+                Completion done;
+                try {
+                    done = completions.take();
+                } catch (InterruptedException e) {
+                    interrupted = true; // the calls still finish (abort cancels them); results must be kept
+                    continue;
                 }
-                return new ToolBatch(results, steering);
+                outcomes[done.index()] = done.result();
+                ended.add(done.index());
+                emitEnd(calls.get(done.index()), done.result(), locked);
+            }
+            if (i == calls.size()) {
+                break;
+            }
+            ContentBlock.ToolCall call = calls.get(i);
+            locked.accept(new AgentEvent.ToolExecutionStart(call.id(), call.name(), call.arguments()));
+            int index = i;
+            try {
+                toolExecutor.execute(() -> completions.add(new Completion(index, execute(registry, call, cancel, locked))));
+            } catch (RejectedExecutionException e) {
+                completions.add(new Completion(index, ToolResult.error("Tool " + call.name() + " could not start")));
             }
         }
-        return new ToolBatch(results, List.of());
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
-    private ToolResult execute(ContentBlock.ToolCall call, CancellationToken cancel) {
-        Tool tool = tools.get().find(call.name()).orElse(null);
+    private static Set<Integer> allIndices(int size) {
+        Set<Integer> all = new HashSet<>();
+        for (int i = 0; i < size; i++) {
+            all.add(i);
+        }
+        return all;
+    }
+
+    private void emitEnd(ContentBlock.ToolCall call, ToolResult result, Consumer<AgentEvent> sink) {
+        ToolOutput output = result.output();
+        sink.accept(new AgentEvent.ToolExecutionEnd(call.id(), call.name(), output, result.isError()));
+    }
+
+    private static ToolResult execute(ToolRegistry registry, ContentBlock.ToolCall call, CancellationToken cancel,
+            Consumer<AgentEvent> emit) {
+        Tool tool = registry.find(call.name()).orElse(null);
         if (tool == null) {
             return ToolResult.error("Tool " + call.name() + " not found");
         }
@@ -181,16 +285,5 @@ public final class AgentLoop {
             return ToolResult.error("Tool " + call.name() + " failed: " + e.getClass().getSimpleName()
                     + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"));
         }
-    }
-
-    private AgentMessage.ToolResult finish(ContentBlock.ToolCall call, ToolResult result) {
-        ToolOutput output = result.output();
-        emit.accept(new AgentEvent.ToolExecutionEnd(call.id(), call.name(), output, result.isError()));
-        AgentMessage.ToolResult message = new AgentMessage.ToolResult(call.id(), call.name(), result.content(),
-                result.details(), result.isError(), clock.getAsLong());
-        emit.accept(new AgentEvent.MessageStart(message));
-        conversation.append(message);
-        emit.accept(new AgentEvent.MessageEnd(message));
-        return message;
     }
 }

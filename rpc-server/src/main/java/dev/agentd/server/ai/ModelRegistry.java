@@ -14,14 +14,34 @@ import java.util.Optional;
 public final class ModelRegistry {
     private final List<Model> models;
     private final Function<Model, Map<String, String>> headers;
+    private final boolean listsEmbedded;
 
     public ModelRegistry(List<Model> models) {
         this(models, model -> Map.of());
     }
 
     public ModelRegistry(List<Model> models, Function<Model, Map<String, String>> headers) {
+        this(models, headers, false);
+    }
+
+    private ModelRegistry(List<Model> models, Function<Model, Map<String, String>> headers, boolean listsEmbedded) {
         this.models = List.copyOf(models);
         this.headers = headers;
+        this.listsEmbedded = listsEmbedded;
+    }
+
+    /**
+     * The same registry, saying whether model lists show the embedded credential-free models even
+     * when configured ones are available: pi lists configured models only, so agentd shows its
+     * faux models only when nothing else is available or when they were asked for by name
+     * ({@code --model faux/…}, {@code --faux-script}).
+     */
+    public ModelRegistry listingEmbedded(boolean list) {
+        return new ModelRegistry(models, headers, list);
+    }
+
+    public boolean listsEmbedded() {
+        return listsEmbedded;
     }
 
     /** The resolved extra headers of a model (empty for most). */

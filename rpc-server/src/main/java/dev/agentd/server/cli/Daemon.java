@@ -20,7 +20,9 @@ import dev.agentd.server.auth.SecretResolver;
 import dev.agentd.server.config.ModelsConfig;
 import dev.agentd.server.config.Settings;
 import dev.agentd.server.config.SettingsStore;
+import dev.agentd.server.commands.SlashCommands;
 import dev.agentd.server.rpc.CommandRouter;
+import dev.agentd.server.rpc.PiExtras;
 import dev.agentd.server.rpc.JsonRpcMode;
 import dev.agentd.server.rpc.ProtocolMode;
 import dev.agentd.server.rpc.RpcMode;
@@ -113,7 +115,8 @@ public final class Daemon {
         // Built-in and custom models first: without --model the first one with a credential is chosen.
         List<Model> catalog = new ArrayList<>(modelsConfig.mergeWith(BuiltinModels.ALL));
         catalog.addAll(FauxModels.ALL);
-        ModelRegistry models = new ModelRegistry(catalog, modelsConfig.headers(secrets::resolve));
+        ModelRegistry models = new ModelRegistry(catalog, modelsConfig.headers(secrets::resolve))
+                .listingEmbedded(asksForEmbedded(options));
         List<Provider> all = new ArrayList<>(HttpProviders.create(scheduler,
                 () -> ProviderSettings.timeouts(settings.current())));
         all.add(faux);
@@ -148,7 +151,8 @@ public final class Daemon {
         // Off the writing thread: that is often the run thread, and shutdown() waits for the run to stop.
         RpcOutput output = new RpcOutput(new JsonlWriter(out, Json.mapper()),
                 () -> self[0].shutdownInBackground("agentd-stdout-closed"));
-        CommandRouter router = new CommandRouter(session, script);
+        CommandRouter router = new CommandRouter(session, script,
+                new PiExtras(new SlashCommands(dirs.agentDir(), dirs.projectDir()), cwd));
         StartupTrace.mark("session+router");
         self[0] = new Daemon(options, in, scheduler, session, output, router);
         return self[0];
@@ -222,6 +226,13 @@ public final class Daemon {
         } catch (IllegalArgumentException | UnsupportedOperationException e) {
             LOG.debug("SIGTERM handler unavailable: {}", e.toString());
         }
+    }
+
+    /** The faux models were asked for by name: {@code --model faux/…}, {@code --provider faux} or {@code --faux-script}. */
+    static boolean asksForEmbedded(CliOptions options) {
+        String provider = FauxModels.FAUX_1.provider();
+        return options.fauxScript() != null || provider.equals(options.provider())
+                || (options.model() != null && options.model().startsWith(provider + "/"));
     }
 
     /**

@@ -38,6 +38,9 @@ public interface CommandMethods {
     void get_last_assistant_text(ObjectNode params);
     void set_session_name(ObjectNode params);
     void get_commands(ObjectNode params);
+    void export_html(ObjectNode params);
+    void clone(ObjectNode params);
+    void extension_ui_response(ObjectNode params);
 
     // agentd additions
     void get_retry_settings(ObjectNode params);

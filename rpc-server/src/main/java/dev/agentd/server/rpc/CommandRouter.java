@@ -9,10 +9,12 @@ import dev.agentd.protocol.response.Response;
 import dev.agentd.protocol.response.Results;
 import dev.agentd.server.agent.MessageQueues;
 import dev.agentd.server.ai.faux.FauxScript;
+import dev.agentd.server.commands.SlashCommands;
 import dev.agentd.server.session.AgentSession;
 import dev.agentd.server.session.PromptFailedException;
 import dev.agentd.server.session.PromptRejectedException;
 import dev.agentd.server.session.PromptTicket;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,15 +39,26 @@ public final class CommandRouter {
     private final FauxScript faux;
     private final Map<Class<? extends Command>, Function<Command, CompletionStage<?>>> handlers = new HashMap<>();
 
+    private final PiExtras extras;
+
     public CommandRouter(AgentSession session, FauxScript faux) {
+        this(session, faux, new PiExtras(SlashCommands.none(), Path.of("").toAbsolutePath()));
+    }
+
+    /** @param extras templates, skills and the export directory of pi 0.73's extra commands */
+    public CommandRouter(AgentSession session, FauxScript faux, PiExtras extras) {
         this.session = session;
         this.faux = faux;
+        this.extras = extras;
         register();
     }
 
     /** Handles one decoded command; {@code respond} receives its response(s) on whatever thread. */
     public void dispatch(String id, Command command, Consumer<Response> respond) {
         String name = command.type();
+        if (command instanceof Command.ExtensionUiResponse) {
+            return; // pi consumes dialog answers without a response; agentd opens no dialogs
+        }
         if (command instanceof Command.Prompt prompt) {
             prompt(id, prompt, respond);
             return;
@@ -74,7 +87,8 @@ public final class CommandRouter {
     private void prompt(String id, Command.Prompt prompt, Consumer<Response> respond) {
         PromptTicket ticket;
         try {
-            ticket = session.accept(prompt.message(), prompt.images(), prompt.streamingBehavior());
+            ticket = session.accept(extras.commands().expand(prompt.message()), prompt.images(),
+                    prompt.streamingBehavior());
         } catch (RuntimeException e) {
             respond.accept(failure(id, prompt.type(), e));
             return;
@@ -124,7 +138,10 @@ public final class CommandRouter {
         on(Command.GetLastAssistantText.class, c -> done(new Results.LastAssistantText(
                 session.lastAssistantText().orElse(null))));
         on(Command.SetSessionName.class, c -> run(() -> session.setSessionName(c.name())));
-        on(Command.GetCommands.class, c -> done(new Results.Commands(List.of())));
+        on(Command.GetCommands.class, c -> done(new Results.Commands(extras.commands().list())));
+        on(Command.ExportHtml.class, c -> done(new Results.ExportHtml(extras.export(session, c.outputPath()))));
+        on(Command.Clone.class, c -> session.cloneSession().thenApply(v -> new Results.Cancelled(false)));
+        on(Command.ExtensionUiResponse.class, c -> done(null));
         on(Command.FauxEnqueue.class, c -> done(new Results.FauxQueued(faux.enqueue(c.model(), c.steps()))));
         on(Command.SetEventOptions.class, c -> {
             session.setUpdateMode(c.updates());

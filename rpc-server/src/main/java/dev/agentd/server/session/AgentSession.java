@@ -86,7 +86,8 @@ public final class AgentSession implements AutoCloseable {
                 new RecoveryFacts(settings, models, context.auth(), this::sessionId),
                 token -> runThread.execute(() -> execute(List.of(), token)));
         this.loop = new AgentLoop(conversation, queues, context::tools, calls::stream, this::emit,
-                () -> this.updateMode == UpdateMode.FULL, context.scheduler()::now);
+                () -> this.updateMode == UpdateMode.FULL, context.scheduler()::now, defaults::sequentialTools,
+                AgentLoop.sharedToolThreads());
         this.userBash = new UserBash(context.cwd(), context.scheduler()::now, message -> {
             pendingBash.add(message);
             runThread.execute(this::flushBashIfIdle);
@@ -272,6 +273,11 @@ public final class AgentSession implements AutoCloseable {
         }, runThread);
     }
 
+    /** {@code clone}: aborts the run, then continues in a new session holding the whole current branch. */
+    public CompletableFuture<Void> cloneSession() {
+        return abort().thenRunAsync(() -> adopt(journal.cloneCurrent(), false), runThread);
+    }
+
     public List<Results.ForkMessage> forkMessages() {
         return journal.forkMessages();
     }
@@ -339,7 +345,7 @@ public final class AgentSession implements AutoCloseable {
     }
 
     public SessionStats stats() {
-        return Stats.of(conversation.snapshot(), journal.pathText(), sessionId());
+        return Stats.of(conversation.snapshot(), journal.pathText(), sessionId(), models.current().contextWindow());
     }
 
     /** The text of the last assistant message that has any. */

@@ -3,6 +3,7 @@ package dev.agentd.server.session;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.protocol.response.Results;
+import dev.agentd.server.ai.ModelRegistry;
 import dev.agentd.server.ai.ThinkingSupport;
 import java.util.List;
 import java.util.Optional;
@@ -93,9 +94,24 @@ public final class ModelControl {
         return choice.get().effective();
     }
 
-    /** Models whose provider has a credential or needs none. */
+    /**
+     * What {@code get_available_models} and {@code cycle_model} offer: the models whose provider has
+     * a credential; the credential-free embedded ones only when there is nothing else or when the
+     * registry says they were asked for (see {@link ModelRegistry#listingEmbedded}).
+     */
     public List<Model> available() {
+        List<Model> usable = usableModels();
+        List<Model> configured = usable.stream().filter(this::needsCredential).toList();
+        return configured.isEmpty() || context.models().listsEmbedded() ? usable : configured;
+    }
+
+    /** Models whose provider has a credential or needs none; {@code set_model} accepts any of them by name. */
+    private List<Model> usableModels() {
         return context.models().all().stream().filter(this::usable).toList();
+    }
+
+    private boolean needsCredential(Model candidate) {
+        return context.providers().forModel(candidate).map(p -> p.requiresCredential()).orElse(true);
     }
 
     public boolean usable(Model candidate) {
@@ -105,7 +121,7 @@ public final class ModelControl {
 
     /** @throws IllegalArgumentException {@code Model not found: provider/id} */
     public Model set(String provider, String modelId) {
-        Model found = available().stream()
+        Model found = usableModels().stream()
                 .filter(candidate -> candidate.provider().equals(provider) && candidate.id().equals(modelId))
                 .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("Model not found: " + provider + "/" + modelId));

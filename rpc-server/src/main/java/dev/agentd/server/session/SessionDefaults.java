@@ -21,6 +21,11 @@ record SessionDefaults(SettingsStore store) {
         return store.current().text("defaultThinkingLevel").flatMap(ThinkingLevel::parse);
     }
 
+    /** {@code toolExecution}: {@code "sequential"} runs a reply's tool calls one at a time (SPEC §4). */
+    boolean sequentialTools() {
+        return store.current().text("toolExecution").map("sequential"::equals).orElse(false);
+    }
+
     private QueueMode queueMode(String key) {
         Settings settings = store.current();
         return settings.text(key).flatMap(QueueMode::parse).orElse(QueueMode.ONE_AT_A_TIME);

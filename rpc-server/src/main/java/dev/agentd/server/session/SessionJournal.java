@@ -92,6 +92,15 @@ final class SessionJournal implements Conversation.Journal {
         return ((AgentMessage.User) ((SessionEntry.Message) target).message()).text();
     }
 
+    /** A copy of the current branch in a new file (the current one becomes its parent). */
+    SessionFile cloneCurrent() {
+        Path path = paths == null ? null : paths.newFile(cwd, clock.getAsLong());
+        SessionFile copy = file.cloneBranch(path);
+        copy.flushIfPending();
+        file = copy;
+        return file;
+    }
+
     /** Every user message of the file, for choosing a fork point. */
     List<Results.ForkMessage> forkMessages() {
         return file.entries().stream()

@@ -368,6 +368,15 @@ public final class SessionFile {
         return fork;
     }
 
+    /** A new session holding the whole current branch, with this file as its parent (pi's {@code clone}). */
+    public synchronized SessionFile cloneBranch(Path newFile) {
+        SessionFile copy = create(newFile, header.cwd(), path == null ? null : path.toString(), clock);
+        for (SessionEntry entry : branchTo(leafId)) {
+            copy.add(entry);
+        }
+        return copy;
+    }
+
     /** Writes a forked or otherwise pre-filled session now (it already holds assistant messages). */
     public synchronized void flushIfPending() {
         if (path != null && !onDisk && entries.stream().anyMatch(entry -> entry instanceof SessionEntry.Message m

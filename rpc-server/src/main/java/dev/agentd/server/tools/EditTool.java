@@ -1,5 +1,6 @@
 package dev.agentd.server.tools;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.event.ToolOutput;
 import dev.agentd.protocol.json.Json;
@@ -14,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -38,6 +40,11 @@ public final class EditTool extends BaseTool {
                 + "the file exactly, including whitespace and indentation, and must be unique: include enough "
                 + "surrounding lines to make it so.", PARAMS);
         this.paths = paths;
+    }
+
+    @Override
+    public Optional<String> writeTarget(JsonNode arguments) {
+        return paths.writeTarget(arguments);
     }
 
     @Override

@@ -1,8 +1,10 @@
 package dev.agentd.server.tools;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.server.runtime.OwnFiles;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Turns a path as the model wrote it into an absolute path: relative to the session's cwd, with
@@ -51,6 +53,19 @@ public final class PathResolver {
             return cwd.resolve(text).normalize();
         } catch (InvalidPathException e) {
             throw new ToolException("Invalid path: " + raw);
+        }
+    }
+
+    /** The resolved {@code path} argument of a writing tool's call; empty when absent or invalid. */
+    Optional<String> writeTarget(JsonNode arguments) {
+        JsonNode raw = arguments == null ? null : arguments.get("path");
+        if (raw == null || !raw.isTextual()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(resolve(raw.asText()).toString());
+        } catch (ToolException e) {
+            return Optional.empty();
         }
     }
 

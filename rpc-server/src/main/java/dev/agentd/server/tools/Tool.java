@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.event.ToolOutput;
 import dev.agentd.server.ai.ToolDefinition;
 import dev.agentd.server.runtime.CancellationToken;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /** A tool the model can call. Implementations validate their own arguments. */
@@ -14,6 +15,22 @@ public interface Tool {
 
     default String name() {
         return definition().name();
+    }
+
+    /**
+     * Whether calls of this tool must run alone (SPEC §4): the loop then runs the reply's calls one at
+     * a time. The built-in tools are safe to run concurrently.
+     */
+    default boolean sequentialOnly() {
+        return false;
+    }
+
+    /**
+     * The file a call with these arguments would write, normalized, so two calls writing the same
+     * file never run at the same time (SPEC §4); empty for tools that write nothing or bad arguments.
+     */
+    default Optional<String> writeTarget(JsonNode arguments) {
+        return Optional.empty();
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.agentd.server.tools;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.event.ToolOutput;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.tools.ToolParams.Type;
@@ -7,6 +8,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /** {@code write {path, content}}: creates parent directories and overwrites the file. */
@@ -22,6 +24,11 @@ public final class WriteTool extends BaseTool {
         super("write", "Write content to a file, creating it (and any missing parent directories) or replacing it "
                 + "entirely if it exists. Prefer edit for changing part of an existing file.", PARAMS);
         this.paths = paths;
+    }
+
+    @Override
+    public Optional<String> writeTarget(JsonNode arguments) {
+        return paths.writeTarget(arguments);
     }
 
     @Override

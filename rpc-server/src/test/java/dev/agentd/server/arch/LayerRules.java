@@ -41,10 +41,10 @@ final class LayerRules {
     private static Map<String, List<String>> table() {
         Map<String, List<String>> t = new HashMap<>();
         t.put("cli", List.of(PROTOCOL, "rpc", "session", "agent", "ai..", "recovery", "compaction",
-                "fallback", "config", "auth", "tools", "sessions", "runtime"));
+                "fallback", "config", "auth", "tools", "sessions", "runtime", "commands", "export"));
         // rpc reads the values session's API returns (records such as RetryConfig) but calls no
         // service below session; faux_enqueue feeds the daemon-wide faux script, not session state.
-        t.put("rpc", List.of(PROTOCOL, "session", RECORDS, "ai.faux.FauxScript"));
+        t.put("rpc", List.of(PROTOCOL, "session", RECORDS, "ai.faux.FauxScript", "commands", "export"));
         t.put("session", List.of(PROTOCOL, "agent", "ai..", "recovery", "compaction", "fallback", "config",
                 "auth", "tools", "sessions", "runtime"));
         t.put("agent", List.of(PROTOCOL, "ai", "tools", "runtime"));
@@ -64,6 +64,8 @@ final class LayerRules {
         t.put("tools", List.of(PROTOCOL, "ai.ToolDefinition", "runtime"));
         t.put("sessions", List.of(PROTOCOL, "runtime"));
         t.put("runtime", List.of());
+        t.put("commands", List.of(PROTOCOL));
+        t.put("export", List.of(PROTOCOL));
         return Map.copyOf(t);
     }
 

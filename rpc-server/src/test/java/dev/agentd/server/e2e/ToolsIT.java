@@ -68,26 +68,55 @@ class ToolsIT {
     }
 
     @Test
-    void steeringDuringALongBashSkipsTheRemainingCalls() throws IOException {
+    void steeringDuringALongBashWaitsForTheBatchNoCallIsSkipped() throws IOException {
         start("[{\"toolCalls\":[{\"name\":\"bash\",\"arguments\":{\"command\":\"echo working; sleep 2; echo done\"}},"
-                + "{\"name\":\"write\",\"arguments\":{\"path\":\"never.txt\",\"content\":\"x\"}}]},"
+                + "{\"name\":\"write\",\"arguments\":{\"path\":\"written.txt\",\"content\":\"x\"}}]},"
                 + "{\"text\":\"steered\"}]");
         daemon.send(command("prompt", "p", "message", "go"));
         JsonNode update = daemon.await(node -> "tool_execution_update".equals(node.path("type").asText()));
         assertTrue(update.path("partialResult").path("content").get(0).path("text").asText().contains("working"));
         daemon.send(command("steer", "s", "message", "stop and listen"));
         JsonNode end = daemon.awaitNth("agent_end", 1);
-        JsonNode skipped = daemon.awaitNth("tool_execution_end", 2);
-        assertEquals("write", skipped.path("toolName").asText());
-        assertTrue(skipped.path("isError").asBoolean());
-        assertEquals("Skipped due to queued user message.",
-                skipped.path("result").path("content").get(0).path("text").asText());
-        assertFalse(Files.exists(dir.resolve("work/never.txt")));
+        List<JsonNode> toolEnds = daemon.records().stream()
+                .filter(node -> "tool_execution_end".equals(node.path("type").asText())).toList();
+        assertEquals(2, toolEnds.size());
+        toolEnds.forEach(node -> assertFalse(node.path("isError").asBoolean(), node.toString()));
+        assertTrue(Files.exists(dir.resolve("work/written.txt")));
         List<String> texts = new ArrayList<>();
         end.path("messages").forEach(message -> texts.add(message.path("role").asText() + ":"
                 + message.path("content").path(0).path("text").asText()));
         assertEquals("user:stop and listen", texts.get(texts.size() - 2));
         assertEquals("assistant:steered", texts.get(texts.size() - 1));
+        assertEquals("toolResult", texts.get(texts.size() - 3).split(":")[0]);
+    }
+
+    @Test
+    void callsOfOneReplyRunConcurrentlyEndInCompletionOrderResultsInCallOrder() throws IOException {
+        // a can only finish early once b has run: with sequential execution it would wait out its bound
+        String waitForB = "for i in $(seq 400); do [ -f b.done ] && break; sleep 0.05; done; "
+                + "[ -f b.done ] && echo A-saw-B || echo A-alone";
+        start("[{\"toolCalls\":[{\"name\":\"bash\",\"arguments\":{\"command\":\"" + waitForB + "\"}},"
+                + "{\"name\":\"bash\",\"arguments\":{\"command\":\"touch b.done; echo B\"}}]},"
+                + "{\"text\":\"both done\"}]");
+        daemon.send(command("prompt", "p", "message", "go"));
+        JsonNode end = daemon.awaitNth("agent_end", 1);
+        List<String> order = new ArrayList<>();
+        List<String> started = new ArrayList<>();
+        for (JsonNode node : daemon.records()) {
+            String type = node.path("type").asText();
+            if (type.equals("tool_execution_start")) {
+                started.add(node.path("toolCallId").asText());
+                order.add("start:" + (node.path("args").path("command").asText().startsWith("touch") ? "B" : "A"));
+            } else if (type.equals("tool_execution_end")) {
+                order.add("end:" + (started.indexOf(node.path("toolCallId").asText()) == 1 ? "B" : "A"));
+            } else if (type.equals("message_end") && node.path("message").path("role").asText().equals("toolResult")) {
+                order.add("result:" + node.path("message").path("content").path(0).path("text").asText().strip());
+            }
+        }
+        assertEquals(List.of("start:A", "start:B", "end:B", "end:A", "result:A-saw-B", "result:B"),
+                order);
+        assertEquals("both done", end.path("messages").get(end.path("messages").size() - 1)
+                .path("content").path(0).path("text").asText());
     }
 
     @Test

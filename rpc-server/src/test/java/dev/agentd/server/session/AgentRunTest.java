@@ -15,7 +15,6 @@ import dev.agentd.protocol.message.ContentBlock;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.model.StreamingBehavior;
 import dev.agentd.protocol.model.UpdateMode;
-import dev.agentd.server.agent.AgentLoop;
 import dev.agentd.server.ai.ToolDefinition;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.testing.SessionHarness;
@@ -101,7 +100,24 @@ class AgentRunTest {
     }
 
     @Test
-    void toolTurnRunsCallsInOrderThenContinues() {
+    void byDefaultATurnStartsEveryCallBeforeAnyResultMessage() {
+        try (SessionHarness harness = SessionHarness.builder(dir).tool(new EchoTool(false)).build()) {
+            harness.enqueue(toolCalls("one", "two"), FauxStep.text("done"));
+            await().until(harness.session.prompt("use tools")::isDone);
+            List<String> types = harness.types().stream().filter(t -> !t.equals("tool_execution_update")).toList();
+            int toolStart = types.indexOf("tool_execution_start");
+            assertEquals(List.of("tool_execution_start", "tool_execution_start"), types.subList(toolStart, toolStart + 2));
+            assertEquals(List.of("tool_execution_end", "tool_execution_end", "message_start", "message_end",
+                    "message_start", "message_end", "turn_end"), types.subList(toolStart + 2, toolStart + 9));
+            AgentEvent.TurnEnd turn = harness.events(AgentEvent.TurnEnd.class).get(0);
+            assertEquals(List.of("echo: one", "echo: two"), turn.toolResults().stream()
+                    .map(r -> ((ContentBlock.Text) r.content().get(0)).text()).toList());
+        }
+    }
+
+    @Test
+    void withToolExecutionSequentialATurnRunsCallsOneByOneThenContinues() throws Exception {
+        java.nio.file.Files.writeString(dir.resolve("settings.json"), "{\"toolExecution\":\"sequential\"}");
         try (SessionHarness harness = SessionHarness.builder(dir).tool(new EchoTool(false)).build()) {
             harness.enqueue(toolCalls("one", "two"), FauxStep.text("done"));
             await().until(harness.session.prompt("use tools")::isDone);
@@ -134,7 +150,7 @@ class AgentRunTest {
     }
 
     @Test
-    void steeringDuringAToolSkipsTheRemainingCallsAndIsDeliveredNext() throws Exception {
+    void steeringDuringAToolWaitsForTheWholeBatchAndIsDeliveredNext() throws Exception {
         EchoTool tool = new EchoTool(true);
         try (SessionHarness harness = SessionHarness.builder(dir).tool(tool).build()) {
             harness.enqueue(toolCalls("one", "two", "three"), FauxStep.text("steered answer"));
@@ -146,14 +162,14 @@ class AgentRunTest {
 
             List<AgentEvent.ToolExecutionEnd> ends = harness.events(AgentEvent.ToolExecutionEnd.class);
             assertEquals(3, ends.size());
-            assertEquals("echo: one", ((ContentBlock.Text) ends.get(0).result().content().get(0)).text());
-            for (AgentEvent.ToolExecutionEnd skipped : ends.subList(1, 3)) {
-                assertTrue(skipped.isError());
-                assertEquals(AgentLoop.SKIPPED, ((ContentBlock.Text) skipped.result().content().get(0)).text());
-            }
+            assertEquals(java.util.Set.of("echo: one", "echo: two", "echo: three"), ends.stream()
+                    .map(end -> ((ContentBlock.Text) end.result().content().get(0)).text())
+                    .collect(java.util.stream.Collectors.toSet()));
+            assertTrue(ends.stream().noneMatch(AgentEvent.ToolExecutionEnd::isError), "no call is skipped");
             List<AgentMessage> context = harness.session.messages();
             AgentMessage steering = context.get(context.size() - 2);
             assertEquals("change of plan", ((AgentMessage.User) steering).text());
+            assertEquals("tool", context.get(context.size() - 3).role().substring(0, 4));
             assertEquals("steered answer", ((AgentMessage.Assistant) context.get(context.size() - 1)).text());
         }
     }
