@@ -2,16 +2,17 @@ package dev.agentd.server.auth;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.json.Json;
-import dev.agentd.server.runtime.JsonProblems;
-import dev.agentd.server.runtime.Suggest;
 import dev.agentd.server.runtime.CancellationToken;
+import dev.agentd.server.runtime.JsonProblems;
 import dev.agentd.server.runtime.Scheduler;
+import dev.agentd.server.runtime.Suggest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,9 +50,10 @@ public final class AuthStore {
     private final SecretResolver secrets;
     private final Scheduler clock;
     private final Map<String, String> modelsJsonKeys = new HashMap<>();
-    private final java.util.Set<String> keyless = new java.util.HashSet<>();
-    private final List<String> warnings = new ArrayList<>();
-    private Path authFile;
+    private final Set<String> keyless = new HashSet<>();
+    private final List<String> warnings;
+    /** Named in the missing-key message; null for a store built without a file. */
+    private final Path authFile;
     private String cliProvider;
     private String cliKey;
     /** provider → credential index → blocked until (epoch ms). */
@@ -60,6 +62,13 @@ public final class AuthStore {
     private final Map<String, Integer> sticky = new HashMap<>();
 
     public AuthStore(Map<String, List<String>> stored, SecretResolver secrets, Scheduler clock) {
+        this(stored, secrets, clock, null, List.of());
+    }
+
+    private AuthStore(Map<String, List<String>> stored, SecretResolver secrets, Scheduler clock, Path authFile,
+            List<String> warnings) {
+        this.authFile = authFile;
+        this.warnings = List.copyOf(warnings);
         Map<String, List<String>> copy = new HashMap<>();
         stored.forEach((provider, specs) -> copy.put(provider, List.copyOf(specs)));
         this.stored = copy;
@@ -104,10 +113,7 @@ public final class AuthStore {
             }
         }
         warnings.forEach(LOG::warn);
-        AuthStore store = new AuthStore(stored, secrets, clock);
-        store.warnings.addAll(warnings);
-        store.authFile = authFile;
-        return store;
+        return new AuthStore(stored, secrets, clock, authFile, warnings);
     }
 
     private static Optional<String> credentialSpec(JsonNode credential, String where, List<String> warnings) {
@@ -142,7 +148,7 @@ public final class AuthStore {
 
     /** What was wrong with auth.json (already logged). */
     public List<String> warnings() {
-        return List.copyOf(warnings);
+        return warnings;
     }
 
     /**
@@ -184,11 +190,11 @@ public final class AuthStore {
 
     /**
      * Whether a credential is configured; never runs a {@code !command} (a configured command
-     * counts: the run resolves it, off the reader thread).
+     * counts: the run resolves it, off the reader thread). A keyless provider always has one.
      */
     public synchronized boolean hasCredential(String provider) {
-        return keyless.contains(provider) || (cliKey != null && provider.equals(cliProvider)) || stored.containsKey(provider)
-                || envVar(provider).flatMap(secrets::env).isPresent() || modelsJsonKeys.containsKey(provider);
+        return keyless.contains(provider) || (cliKey != null && provider.equals(cliProvider))
+                || stored.containsKey(provider) || envVar(provider).flatMap(secrets::env).isPresent() || modelsJsonKeys.containsKey(provider);
     }
 
     /** The key the session should use now for {@code provider}. */

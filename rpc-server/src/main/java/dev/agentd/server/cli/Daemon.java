@@ -48,6 +48,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -94,7 +95,7 @@ public final class Daemon {
         ModelsConfig modelsConfig = ModelsConfig.load(dirs.modelsFile());
         modelsConfig.apiKeySpecs().forEach(auth::setModelsJsonKey);
         modelsConfig.keylessProviders(BuiltinModels.ALL.stream().map(Model::provider)
-                .collect(java.util.stream.Collectors.toSet())).forEach(auth::setKeyless);
+                .collect(Collectors.toSet())).forEach(auth::setKeyless);
         StartupWarnings warnings = new StartupWarnings();
         warnings.addAll(settings.warnings());
         warnings.addAll(auth.warnings());

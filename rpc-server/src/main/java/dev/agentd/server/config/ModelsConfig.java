@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -141,7 +142,7 @@ public final class ModelsConfig {
      * entry that only overrides its baseUrl still talks to a server that checks one).
      */
     public Set<String> keylessProviders(Set<String> builtinProviders) {
-        Set<String> keyless = new java.util.LinkedHashSet<>();
+        Set<String> keyless = new LinkedHashSet<>();
         providers.stream().filter(p -> p.apiKeySpec() == null && !p.models().isEmpty() && p.baseUrl() != null)
                 .filter(p -> !builtinProviders.contains(p.name())).forEach(p -> keyless.add(p.name()));
         return keyless;
