@@ -158,12 +158,30 @@ public interface RpcCommands {
         return request(new Command.Compact(customInstructions), CompactionResult.class);
     }
 
+    /**
+     * Turns auto-compaction on or off. <b>Persisted</b>: written to the global settings file
+     * ({@code $AGENTD_DIR/settings.json}), as pi does, so every later daemon on the machine inherits it.
+     */
     default void setAutoCompaction(boolean enabled) {
         request(new Command.SetAutoCompaction(enabled), Void.class);
     }
 
+    /**
+     * Turns automatic retry on or off. <b>Persisted</b>: written to the global settings file
+     * ({@code $AGENTD_DIR/settings.json}), as pi does, so every later daemon on the machine (every
+     * editor, every client) starts with it. For a change that lasts only for this daemon use
+     * {@link #setAutoRetry(boolean, boolean) setAutoRetry(enabled, false)}.
+     */
     default void setAutoRetry(boolean enabled) {
         request(new Command.SetAutoRetry(enabled), Void.class);
+    }
+
+    /**
+     * As {@link #setAutoRetry(boolean)}; {@code persist} false sends {@code persist:false}: the
+     * change applies to this daemon process only and no settings file is written.
+     */
+    default void setAutoRetry(boolean enabled, boolean persist) {
+        request(new Command.SetAutoRetry(enabled, persist ? null : Boolean.FALSE), Void.class);
     }
 
     /** Cancels the backoff sleep of a running retry chain (which then ends with success:false). */
@@ -175,10 +193,24 @@ public interface RpcCommands {
         return request(new Command.GetRetrySettings(), Results.RetrySettings.class);
     }
 
-    /** Null arguments leave that setting unchanged. */
+    /**
+     * Null arguments leave that setting unchanged. <b>Persisted</b>: the given values are written
+     * to the global settings file, as pi does, so every later daemon inherits them; see
+     * {@link #setRetrySettings(Integer, Long, Long, boolean)} for this process only.
+     */
     default Results.RetrySettings setRetrySettings(Integer maxRetries, Long baseDelayMs, Long maxRetryDelayMs) {
         return request(new Command.SetRetrySettings(maxRetries, baseDelayMs, maxRetryDelayMs),
                 Results.RetrySettings.class);
+    }
+
+    /**
+     * As {@link #setRetrySettings(Integer, Long, Long)}; {@code persist} false sends
+     * {@code persist:false}: for this daemon process only, no settings file is written.
+     */
+    default Results.RetrySettings setRetrySettings(Integer maxRetries, Long baseDelayMs, Long maxRetryDelayMs,
+            boolean persist) {
+        return request(new Command.SetRetrySettings(maxRetries, baseDelayMs, maxRetryDelayMs,
+                persist ? null : Boolean.FALSE), Results.RetrySettings.class);
     }
 
     // --- bash --------------------------------------------------------------------------------

@@ -79,8 +79,16 @@ public sealed interface Command {
     @WireType("set_auto_compaction")
     record SetAutoCompaction(@Required Boolean enabled) implements Command {}
 
+    /**
+     * {@code persist}: absent or true writes the change to the global settings file (pi's
+     * behaviour: every later daemon inherits it); false keeps it for this process only.
+     */
     @WireType("set_auto_retry")
-    record SetAutoRetry(@Required Boolean enabled) implements Command {}
+    record SetAutoRetry(@Required Boolean enabled, Boolean persist) implements Command {
+        public SetAutoRetry(Boolean enabled) {
+            this(enabled, null);
+        }
+    }
 
     @WireType("abort_retry")
     record AbortRetry() implements Command {}
@@ -127,8 +135,14 @@ public sealed interface Command {
     @WireType("get_retry_settings")
     record GetRetrySettings() implements Command {}
 
+    /** {@code persist} as for {@link SetAutoRetry}. */
     @WireType("set_retry_settings")
-    record SetRetrySettings(Integer maxRetries, Long baseDelayMs, Long maxRetryDelayMs) implements Command {}
+    record SetRetrySettings(Integer maxRetries, Long baseDelayMs, Long maxRetryDelayMs, Boolean persist)
+            implements Command {
+        public SetRetrySettings(Integer maxRetries, Long baseDelayMs, Long maxRetryDelayMs) {
+            this(maxRetries, baseDelayMs, maxRetryDelayMs, null);
+        }
+    }
 
     @WireType("clear_queue")
     record ClearQueue() implements Command {}

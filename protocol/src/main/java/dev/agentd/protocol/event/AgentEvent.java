@@ -25,9 +25,21 @@ public sealed interface AgentEvent {
         return WireTypes.nameOf(getClass());
     }
 
-    /** First record after startup. */
+    /**
+     * First record after startup. {@code warnings} (agentd addition, absent when there are none):
+     * configuration problems found at startup, e.g. a malformed models.json that left only the
+     * faux model, for an editor to show.
+     */
     @WireType("ready")
-    record Ready(String version, String mode, Model model) implements AgentEvent {}
+    record Ready(String version, String mode, Model model, List<String> warnings) implements AgentEvent {
+        public Ready {
+            warnings = warnings == null || warnings.isEmpty() ? null : List.copyOf(warnings);
+        }
+
+        public Ready(String version, String mode, Model model) {
+            this(version, mode, model, null);
+        }
+    }
 
     @WireType("agent_start")
     record AgentStart() implements AgentEvent {}

@@ -3,11 +3,14 @@ package dev.agentd.protocol.response;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.QueueMode;
 import dev.agentd.protocol.model.ThinkingLevel;
+import java.util.List;
 
 /**
  * {@code get_state} data: pi's RpcSessionState plus {@code autoRetryEnabled}, {@code isRetrying}
  * and {@code retryAttempt}. {@code isStreaming} is false during a retry backoff; {@code isRetrying}
  * is true from the first {@code auto_retry_start} of a chain until its {@code auto_retry_end}.
+ * {@code warnings} (absent when there are none): the startup configuration problems, as in
+ * {@code ready}.
  */
 public record SessionState(
         Model model,
@@ -24,4 +27,27 @@ public record SessionState(
         int pendingMessageCount,
         boolean autoRetryEnabled,
         boolean isRetrying,
-        int retryAttempt) {}
+        int retryAttempt,
+        List<String> warnings) {
+
+    public SessionState {
+        warnings = warnings == null || warnings.isEmpty() ? null : List.copyOf(warnings);
+    }
+
+    /** Without warnings. */
+    public SessionState(Model model, ThinkingLevel thinkingLevel, boolean isStreaming, boolean isCompacting,
+            QueueMode steeringMode, QueueMode followUpMode, String sessionFile, String sessionId, String sessionName,
+            boolean autoCompactionEnabled, int messageCount, int pendingMessageCount, boolean autoRetryEnabled,
+            boolean isRetrying, int retryAttempt) {
+        this(model, thinkingLevel, isStreaming, isCompacting, steeringMode, followUpMode, sessionFile, sessionId,
+                sessionName, autoCompactionEnabled, messageCount, pendingMessageCount, autoRetryEnabled, isRetrying,
+                retryAttempt, null);
+    }
+
+    /** The same state with {@code warnings}. */
+    public SessionState withWarnings(List<String> warnings) {
+        return new SessionState(model, thinkingLevel, isStreaming, isCompacting, steeringMode, followUpMode,
+                sessionFile, sessionId, sessionName, autoCompactionEnabled, messageCount, pendingMessageCount,
+                autoRetryEnabled, isRetrying, retryAttempt, warnings);
+    }
+}

@@ -3,16 +3,20 @@ package dev.agentd.server.auth;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.server.runtime.CancellationToken;
+import dev.agentd.server.runtime.JsonProblems;
 import dev.agentd.server.runtime.Scheduler;
+import dev.agentd.server.runtime.Suggest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,10 +44,16 @@ public final class AuthStore {
             Map.entry("together", "TOGETHER_API_KEY"),
             Map.entry("fireworks", "FIREWORKS_API_KEY"));
 
+    private static final Set<String> CREDENTIAL_FIELDS = Set.of("type", "key");
+
     private final Map<String, List<String>> stored;
     private final SecretResolver secrets;
     private final Scheduler clock;
     private final Map<String, String> modelsJsonKeys = new HashMap<>();
+    private final Set<String> keyless = new HashSet<>();
+    private final List<String> warnings;
+    /** Named in the missing-key message; null for a store built without a file. */
+    private final Path authFile;
     private String cliProvider;
     private String cliKey;
     /** provider → credential index → blocked until (epoch ms). */
@@ -52,6 +62,13 @@ public final class AuthStore {
     private final Map<String, Integer> sticky = new HashMap<>();
 
     public AuthStore(Map<String, List<String>> stored, SecretResolver secrets, Scheduler clock) {
+        this(stored, secrets, clock, null, List.of());
+    }
+
+    private AuthStore(Map<String, List<String>> stored, SecretResolver secrets, Scheduler clock, Path authFile,
+            List<String> warnings) {
+        this.authFile = authFile;
+        this.warnings = List.copyOf(warnings);
         Map<String, List<String>> copy = new HashMap<>();
         stored.forEach((provider, specs) -> copy.put(provider, List.copyOf(specs)));
         this.stored = copy;
@@ -59,9 +76,14 @@ public final class AuthStore {
         this.clock = clock;
     }
 
-    /** Reads {@code auth.json}: provider → a credential or an array of credentials. */
+    /**
+     * Reads {@code auth.json}: provider → a credential or an array of credentials. A malformed
+     * file is reported with line and column and ignored; a credential of an unknown shape is
+     * reported (naming the provider and the field, never a value) and skipped.
+     */
     public static AuthStore load(Path authFile, SecretResolver secrets, Scheduler clock) {
         Map<String, List<String>> stored = new HashMap<>();
+        List<String> warnings = new ArrayList<>();
         if (authFile != null && Files.exists(authFile)) {
             try {
                 JsonNode root = Json.mapper().readTree(Files.readString(authFile, StandardCharsets.UTF_8));
@@ -69,34 +91,90 @@ public final class AuthStore {
                     root.fields().forEachRemaining(entry -> {
                         List<String> keys = new ArrayList<>();
                         JsonNode value = entry.getValue();
+                        String where = authFile + ": '" + entry.getKey() + "'";
                         if (value.isArray()) {
-                            value.forEach(item -> credentialSpec(item).ifPresent(keys::add));
+                            for (int i = 0; i < value.size(); i++) {
+                                credentialSpec(value.get(i), where + " credential #" + (i + 1), warnings)
+                                        .ifPresent(keys::add);
+                            }
                         } else {
-                            credentialSpec(value).ifPresent(keys::add);
+                            credentialSpec(value, where, warnings).ifPresent(keys::add);
                         }
                         if (!keys.isEmpty()) {
                             stored.put(entry.getKey(), keys);
                         }
                     });
-                } else {
-                    LOG.warn("auth file {} is not a JSON object; ignoring it", authFile);
+                } else if (root != null && !root.isMissingNode()) {
+                    warnings.add(authFile + " is not a JSON object; ignoring it");
                 }
             } catch (IOException e) {
-                LOG.warn("auth file {} is malformed; ignoring it", authFile);
+                warnings.add("auth file is malformed JSON: " + JsonProblems.describe(authFile.toString(), e)
+                        + "; ignoring it");
             }
         }
-        return new AuthStore(stored, secrets, clock);
+        warnings.forEach(LOG::warn);
+        return new AuthStore(stored, secrets, clock, authFile, warnings);
     }
 
-    private static Optional<String> credentialSpec(JsonNode credential) {
+    private static Optional<String> credentialSpec(JsonNode credential, String where, List<String> warnings) {
         if (credential.isTextual()) {
             return Optional.of(credential.textValue());
         }
-        JsonNode key = credential.get("key");
-        if (key != null && key.isTextual() && "api_key".equals(credential.path("type").asText("api_key"))) {
-            return Optional.of(key.textValue());
+        if (!credential.isObject()) {
+            warnings.add(where + " must be a string or {\"type\":\"api_key\",\"key\":...}; ignored");
+            return Optional.empty();
         }
-        return Optional.empty();
+        credential.fieldNames().forEachRemaining(field -> {
+            if (!CREDENTIAL_FIELDS.contains(field)) {
+                warnings.add(where + " has an unknown field '" + TextCut.cut(field) + "'"
+                        + Suggest.didYouMean(field, CREDENTIAL_FIELDS) + "; ignored");
+            }
+        });
+        JsonNode type = credential.path("type");
+        if (!type.isMissingNode() && !"api_key".equals(type.asText())) {
+            String shown = type.isTextual() ? "'" + TextCut.cut(type.textValue()) + "'" : type.getNodeType().toString();
+            warnings.add(where + ": credential type " + shown + " is not supported"
+                    + (type.isTextual() ? Suggest.didYouMean(type.textValue(), Set.of("api_key")) : "")
+                    + "; only \"api_key\" is; ignored");
+            return Optional.empty();
+        }
+        JsonNode key = credential.get("key");
+        if (key == null || !key.isTextual() || key.textValue().isBlank()) {
+            warnings.add(where + " needs a non-empty string 'key'; ignored");
+            return Optional.empty();
+        }
+        return Optional.of(key.textValue());
+    }
+
+    /** What was wrong with auth.json (already logged). */
+    public List<String> warnings() {
+        return warnings;
+    }
+
+    /**
+     * A provider that needs no credential ({@code ModelsConfig#keylessProviders}): it counts as
+     * configured and its requests go without a key, unless one is configured after all.
+     */
+    public synchronized void setKeyless(String provider) {
+        keyless.add(provider);
+    }
+
+    public synchronized boolean isKeyless(String provider) {
+        return keyless.contains(provider);
+    }
+
+    /**
+     * The error for a provider with no key: every place one can come from, in the order they
+     * are tried, with this provider's environment variable by name.
+     */
+    public String missingKeyMessage(String provider) {
+        String file = authFile == null ? "auth.json" : authFile.toString();
+        String env = envVar(provider).map(name -> "the " + name + " environment variable, ")
+                .orElse("");
+        return "No API key found for " + provider + ". Set it with --api-key, in " + file + " ({\"" + provider
+                + "\": \"<key>\"}), " + env + "or as \"apiKey\" of provider '" + provider + "' in models.json"
+                + (envVar(provider).isEmpty() ? " (a models.json provider with a baseUrl and models needs no key "
+                + "when \"apiKey\" is left out)" : "") + ".";
     }
 
     /** {@code --api-key}: overrides every other source for {@code provider}. */
@@ -112,11 +190,11 @@ public final class AuthStore {
 
     /**
      * Whether a credential is configured; never runs a {@code !command} (a configured command
-     * counts: the run resolves it, off the reader thread).
+     * counts: the run resolves it, off the reader thread). A keyless provider always has one.
      */
     public synchronized boolean hasCredential(String provider) {
-        return (cliKey != null && provider.equals(cliProvider)) || stored.containsKey(provider)
-                || envVar(provider).flatMap(secrets::env).isPresent() || modelsJsonKeys.containsKey(provider);
+        return keyless.contains(provider) || (cliKey != null && provider.equals(cliProvider))
+                || stored.containsKey(provider) || envVar(provider).flatMap(secrets::env).isPresent() || modelsJsonKeys.containsKey(provider);
     }
 
     /** The key the session should use now for {@code provider}. */
@@ -226,6 +304,13 @@ public final class AuthStore {
 
     private static Optional<String> envVar(String provider) {
         return Optional.ofNullable(ENV_VARS.get(provider));
+    }
+
+    /** Field names and types are shown only when short: a key pasted in the wrong place stays hidden. */
+    private static final class TextCut {
+        static String cut(String text) {
+            return text.length() > 16 ? "<" + text.length() + " characters>" : text;
+        }
     }
 
     /** 32-bit FNV-1a over the UTF-8 bytes of {@code text}. */

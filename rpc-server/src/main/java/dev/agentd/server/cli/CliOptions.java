@@ -25,6 +25,7 @@ public record CliOptions(
         boolean noModelFallback,
         Path fauxScript,
         UpdateMode updates,
+        boolean verbose,
         boolean version,
         boolean help) {
 
@@ -46,10 +47,19 @@ public record CliOptions(
               --no-model-fallback    disable model fallback chains for this run
               --faux-script FILE     scripted replies for the embedded faux model
               --updates full|delta   message_update payloads (default full, pi-compatible)
+              --verbose              log each provider request and each retry, compaction and
+                                     fallback decision on stderr (same as AGENTD_LOG=debug)
               --version              print the version and exit
               --help                 print this help and exit
 
-            With no credential configured the embedded faux model answers.
+            Files: AGENTD_DIR (default ~/.agentd) holds settings.json, auth.json, models.json
+            and sessions/; <cwd>/.agentd/settings.json overrides settings per project.
+            Keys: --api-key, auth.json, ANTHROPIC_API_KEY / OPENAI_API_KEY / ..., or models.json
+            "apiKey". A models.json provider with a baseUrl and models but no "apiKey" (Ollama,
+            vLLM, llama.cpp) needs none. With no credential the embedded faux model answers.
+            Logging (stderr only): AGENTD_LOG=debug|info|warn (default info).
+            Exit codes: 0 orderly shutdown, 1 startup failure, 2 bad arguments.
+            Try: {"type":"get_state","id":"1"}   then   {"type":"prompt","id":"2","message":"Hello!"}
             """;
 
     /** Raised for bad arguments; the message is printed on stderr and the exit code is 2. */
@@ -74,6 +84,7 @@ public record CliOptions(
         boolean noFallback = false;
         Path fauxScript = null;
         UpdateMode updates = UpdateMode.FULL;
+        boolean verbose = false;
         boolean version = false;
         boolean help = false;
         while (parser.hasNext()) {
@@ -105,6 +116,7 @@ public record CliOptions(
                         default -> throw new UsageException("--updates must be full or delta, got '" + value + "'");
                     };
                 }
+                case "--verbose" -> verbose = true; // applied by Main before parsing (LogLevel)
                 case "--version", "-v" -> version = true;
                 case "--help", "-h" -> help = true;
                 default -> throw new UsageException("unknown argument '" + arg + "' (see --help)");
@@ -114,7 +126,7 @@ public record CliOptions(
             throw new UsageException("--session and --continue cannot be combined");
         }
         return new CliOptions(mode, provider, model, thinking, noSession, sessionDir, sessionFile, continueSession,
-                apiKey, tools, noFallback, fauxScript, updates, version, help);
+                apiKey, tools, noFallback, fauxScript, updates, verbose, version, help);
     }
 
     public Optional<String> apiKeyValue() {

@@ -50,6 +50,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,6 +72,7 @@ public final class Daemon {
     private final CommandRouter router;
     private final AtomicBoolean shuttingDown = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private List<String> warnings = List.of();
 
     private Daemon(CliOptions options, InputStream in, SystemScheduler scheduler, AgentSession session,
             RpcOutput output, CommandRouter router) {
@@ -94,6 +96,12 @@ public final class Daemon {
         AuthStore auth = AuthStore.load(dirs.authFile(), secrets, scheduler);
         ModelsConfig modelsConfig = ModelsConfig.load(dirs.modelsFile());
         modelsConfig.apiKeySpecs().forEach(auth::setModelsJsonKey);
+        modelsConfig.keylessProviders(BuiltinModels.ALL.stream().map(Model::provider)
+                .collect(Collectors.toSet())).forEach(auth::setKeyless);
+        StartupWarnings warnings = new StartupWarnings();
+        warnings.addAll(settings.warnings());
+        warnings.addAll(auth.warnings());
+        warnings.addAll(modelsConfig.warnings());
         ToolEnvironment.alsoStrip(modelsConfig.apiKeySpecs().values());
         modelsConfig.providers().forEach(provider -> ToolEnvironment.alsoStrip(provider.headerSpecs().values()));
         StartupTrace.mark("config");
@@ -138,7 +146,10 @@ public final class Daemon {
         SessionFile sessionFile = openSession(options, sessionPaths, cwd, scheduler);
         StartupTrace.mark("tools+session-file");
 
-        ModelRegistry.Selection selection = chooseModel(options, models, providers, auth, settings.current());
+        ModelRegistry.Selection selection = chooseModel(options, models, providers, auth, settings.current(),
+                modelsConfig.warnings(), warnings);
+        warnings.addAll(settings.warnings()); // now with the value warnings of the model choice
+        warnings.afterChoice(selection.model(), options.model() != null || options.provider() != null);
         options.apiKeyValue().ifPresent(key -> auth.setCliKey(selection.model().provider(), key));
         ThinkingLevel thinking = selection.thinkingLevel();
         if (options.thinking() != null) {
@@ -155,6 +166,8 @@ public final class Daemon {
                 new PiExtras(new SlashCommands(dirs.agentDir(), dirs.projectDir()), cwd));
         StartupTrace.mark("session+router");
         self[0] = new Daemon(options, in, scheduler, session, output, router);
+        self[0].warnings = warnings.list();
+        session.reportStartupWarnings(self[0].warnings);
         return self[0];
     }
 
@@ -163,7 +176,8 @@ public final class Daemon {
         installSigtermHandler();
         ProtocolMode mode = protocolMode();
         session.subscribe(mode::emit);
-        mode.emit(new AgentEvent.Ready(Version.current(), options.mode(), session.models().current()));
+        session.subscribe(DecisionLog::onEvent);
+        mode.emit(new AgentEvent.Ready(Version.current(), options.mode(), session.models().current(), warnings));
         StartupTrace.mark("ready");
         Thread reader = new Thread(() -> {
             try {
@@ -240,12 +254,13 @@ public final class Daemon {
      * else the first model whose provider has a credential, else faux/faux-1.
      */
     static ModelRegistry.Selection chooseModel(CliOptions options, ModelRegistry models, ProviderRegistry providers,
-            AuthStore auth, Settings settings) throws CliOptions.UsageException {
+            AuthStore auth, Settings settings, List<String> modelsJsonWarnings, StartupWarnings warnings)
+            throws CliOptions.UsageException {
         if (options.model() != null) {
             String spec = options.provider() != null && !options.model().contains("/")
                     ? options.provider() + "/" + options.model() : options.model();
-            return models.resolve(spec).orElseThrow(() -> new CliOptions.UsageException("unknown model '" + spec
-                    + "'"));
+            return models.resolve(spec).orElseThrow(() -> new CliOptions.UsageException(
+                    StartupWarnings.unknownModel(spec, models, modelsJsonWarnings)));
         }
         if (options.provider() != null) {
             return models.all().stream().filter(model -> model.provider().equals(options.provider())).findFirst()
@@ -259,7 +274,11 @@ public final class Daemon {
             if (configured.isPresent()) {
                 return new ModelRegistry.Selection(configured.get(), null);
             }
-            LOG.warn("settings: default model {}/{} is unknown; ignoring it", defaultProvider.get(), defaultModel.get());
+            String warning = "settings: default model " + defaultProvider.get() + "/" + defaultModel.get()
+                    + " is unknown; ignoring it";
+            LOG.warn(warning);
+            warnings.add(warning);
+
         }
         for (Model model : models.all()) {
             boolean needsKey = providers.forModel(model).map(p -> p.requiresCredential()).orElse(true);

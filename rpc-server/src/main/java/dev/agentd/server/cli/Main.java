@@ -16,9 +16,14 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
+        LogLevel.Choice level = LogLevel.choose(args, System.getenv());
+        LogLevel.apply(level); // before the first logger: slf4j-simple reads the level once
         StartupTrace.mark("main");
         OutputStream protocolOut = new FileOutputStream(FileDescriptor.out);
         System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
+        if (level.problem() != null) {
+            System.err.println("agentd: " + level.problem());
+        }
         CliOptions options;
         try {
             options = CliOptions.parse(args);

@@ -1,5 +1,6 @@
 package dev.agentd.server.config;
 
+import dev.agentd.server.runtime.JsonProblems;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.model.Model;
@@ -10,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,6 +34,7 @@ public final class ModelsConfig {
     public static final Set<String> APIS = Set.of("anthropic-messages", "openai-completions");
     public static final long DEFAULT_CONTEXT_WINDOW = 128_000;
     public static final long DEFAULT_MAX_TOKENS = 16_384;
+    static final Set<String> TOP_LEVEL_KEYS = Set.of("providers");
 
     /**
      * One {@code providers} entry.
@@ -78,7 +81,7 @@ public final class ModelsConfig {
         try {
             root = Json.mapper().readTree(text);
         } catch (IOException e) {
-            return failed(List.of(source + " is malformed JSON; ignoring it"));
+            return failed(List.of("malformed JSON: " + JsonProblems.describe(source, e) + "; ignoring the file"));
         }
         if (root == null || root.isMissingNode()) {
             return empty();
@@ -87,9 +90,10 @@ public final class ModelsConfig {
             return failed(List.of(source + " is not a JSON object; ignoring it"));
         }
         List<String> warnings = new ArrayList<>();
+        ProviderEntryReader.unknownKeys(source + ":", root, TOP_LEVEL_KEYS, warnings);
         JsonNode entries = root.path("providers");
         if (entries.isMissingNode()) {
-            return new ModelsConfig(List.of(), warnings);
+            return failed(warnings);
         }
         if (!entries.isObject()) {
             warnings.add(source + ": 'providers' must be an object; ignoring the file");
@@ -127,6 +131,21 @@ public final class ModelsConfig {
         Map<String, String> specs = new LinkedHashMap<>();
         providers.stream().filter(p -> p.apiKeySpec() != null).forEach(p -> specs.put(p.name(), p.apiKeySpec()));
         return specs;
+    }
+
+    /**
+     * The providers that need no credential: a custom provider of its own (it defines models
+     * and a {@code baseUrl}) with no {@code apiKey}, such as Ollama, vLLM or llama.cpp serving on
+     * loopback. Requests to it carry no auth header. Deliberately not limited to loopback (a
+     * keyless server may sit on the LAN) and with no extra {@code "auth": "none"} switch: leaving
+     * {@code apiKey} out is the statement. A built-in provider's name keeps needing a key (an
+     * entry that only overrides its baseUrl still talks to a server that checks one).
+     */
+    public Set<String> keylessProviders(Set<String> builtinProviders) {
+        Set<String> keyless = new LinkedHashSet<>();
+        providers.stream().filter(p -> p.apiKeySpec() == null && !p.models().isEmpty() && p.baseUrl() != null)
+                .filter(p -> !builtinProviders.contains(p.name())).forEach(p -> keyless.add(p.name()));
+        return keyless;
     }
 
     /** The header specs configured for a model's provider (empty for most). */

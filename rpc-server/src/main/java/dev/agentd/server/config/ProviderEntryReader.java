@@ -1,5 +1,6 @@
 package dev.agentd.server.config;
 
+import dev.agentd.server.runtime.Suggest;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.model.Model;
 import java.util.ArrayList;
@@ -16,6 +17,10 @@ import java.util.Set;
  * in a warning: they may be secrets.
  */
 final class ProviderEntryReader {
+    static final Set<String> PROVIDER_KEYS = Set.of("baseUrl", "api", "apiKey", "headers", "models");
+    static final Set<String> MODEL_KEYS = Set.of("id", "name", "api", "reasoning", "input", "cost", "contextWindow",
+            "maxTokens");
+    static final Set<String> COST_KEYS = Set.of("input", "output", "cacheRead", "cacheWrite");
     private final String where;
     private final String name;
     private final JsonNode node;
@@ -35,6 +40,7 @@ final class ProviderEntryReader {
         if (!node.isObject()) {
             return skip("must be an object");
         }
+        unknownKeys(where, node, PROVIDER_KEYS, warnings);
         String baseUrl = null;
         JsonNode url = node.path("baseUrl");
         if (!url.isMissingNode()) {
@@ -111,6 +117,7 @@ final class ProviderEntryReader {
         }
         String id = idNode.textValue();
         at = "model '" + id + "'";
+        unknownKeys(where + " " + at, entry, MODEL_KEYS, warnings);
         String api = providerApi;
         JsonNode apiNode = entry.path("api");
         if (!apiNode.isMissingNode()) {
@@ -176,6 +183,7 @@ final class ProviderEntryReader {
             warn(at + ": 'cost' must be an object; using 0");
             return Model.Cost.FREE;
         }
+        unknownKeys(where + " " + at + " 'cost'", node, COST_KEYS, warnings);
         return new Model.Cost(price(node, "input", at), price(node, "output", at), price(node, "cacheRead", at),
                 price(node, "cacheWrite", at));
     }
@@ -201,6 +209,16 @@ final class ProviderEntryReader {
             return fallback;
         }
         return value.asLong();
+    }
+
+    /** One warning per key of {@code object} that is not in {@code known}, with the closest known key. */
+    static void unknownKeys(String where, JsonNode object, Set<String> known, List<String> warnings) {
+        object.fieldNames().forEachRemaining(key -> {
+            if (!known.contains(key)) {
+                String shown = key.length() > Suggest.MAX_CHARS ? key.substring(0, Suggest.MAX_CHARS) + "…" : key;
+                warnings.add(where + " unknown key '" + shown + "'" + Suggest.didYouMean(key, known) + "; ignored");
+            }
+        });
     }
 
     private Optional<ModelsConfig.CustomProvider> skip(String problem) {

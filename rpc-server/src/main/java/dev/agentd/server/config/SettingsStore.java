@@ -1,5 +1,6 @@
 package dev.agentd.server.config;
 
+import dev.agentd.server.runtime.JsonProblems;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -44,6 +45,7 @@ public final class SettingsStore {
     private final Path projectFile;
     private final ObjectMapper mapper = Json.mapper();
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
+    private final List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final ObjectNode runtime = mapper.createObjectNode();
     private ObjectNode global;
     private ObjectNode project;
@@ -93,6 +95,20 @@ public final class SettingsStore {
     }
 
     /**
+     * Sets a key for this process only (winning over both files), leaving every file alone: a
+     * toggle sent with {@code persist:false}.
+     */
+    public synchronized void setForProcess(List<String> path, JsonNode value) {
+        JsonPaths.put(runtime, path, value);
+        recompute();
+    }
+
+    /** {@link #setForProcess(List, JsonNode)} for a dotted fixed key such as {@code retry.enabled}. */
+    public void setForProcess(String path, JsonNode value) {
+        setForProcess(JsonPaths.dotted(path), value);
+    }
+
+    /**
      * The global file's own value at {@code path}, read from disk now (no project entries, no
      * runtime toggles): what a command edits before {@link #setGlobal} writes it back.
      *
@@ -139,6 +155,7 @@ public final class SettingsStore {
             OwnFiles.requireOpenable(file, "a settings file"); // a FIFO would block startup forever
             JsonNode parsed = mapper.readTree(Files.readString(file, StandardCharsets.UTF_8));
             if (parsed instanceof ObjectNode object) {
+                SettingsKeys.check(file.toString(), object, this::warnOnce);
                 return object;
             }
             if (parsed == null || parsed.isMissingNode()) {
@@ -146,8 +163,8 @@ public final class SettingsStore {
             }
             warnOnce("file:" + file, "settings file " + file + " is not a JSON object; ignoring it");
         } catch (IOException e) {
-            warnOnce("file:" + file, "settings file " + file + " is malformed (" + firstLine(e.getMessage())
-                    + "); ignoring it");
+            warnOnce("file:" + file, "settings file is malformed: " + JsonProblems.describe(file.toString(), e)
+                    + "; ignoring it");
         }
         return mapper.createObjectNode();
     }
@@ -191,15 +208,13 @@ public final class SettingsStore {
 
     private void warnOnce(String key, String message) {
         if (warned.add(key)) {
+            warnings.add(message);
             LOG.warn(message);
         }
     }
 
-    private static String firstLine(String text) {
-        if (text == null) {
-            return "unreadable";
-        }
-        int newline = text.indexOf('\n');
-        return newline < 0 ? text : text.substring(0, newline);
+    /** Every warning reported so far (files, unknown keys, malformed values), in order. */
+    public List<String> warnings() {
+        return List.copyOf(warnings);
     }
 }

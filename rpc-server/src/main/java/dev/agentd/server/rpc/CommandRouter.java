@@ -124,10 +124,12 @@ public final class CommandRouter {
                 .<Object>map(Results.Level::new).orElse(NullNode.getInstance())));
         on(Command.SetSteeringMode.class, c -> run(() -> session.settings().setSteeringMode(c.mode())));
         on(Command.SetFollowUpMode.class, c -> run(() -> session.settings().setFollowUpMode(c.mode())));
-        on(Command.SetAutoRetry.class, c -> run(() -> session.settings().setAutoRetry(c.enabled())));
+        on(Command.SetAutoRetry.class, c -> run(() -> session.settings().setAutoRetry(c.enabled(),
+                !Boolean.FALSE.equals(c.persist()))));
         on(Command.GetRetrySettings.class, c -> done(retrySettings()));
         on(Command.SetRetrySettings.class, c -> {
-            session.settings().setRetry(c.maxRetries(), c.baseDelayMs(), c.maxRetryDelayMs());
+            session.settings().setRetry(c.maxRetries(), c.baseDelayMs(), c.maxRetryDelayMs(),
+                    !Boolean.FALSE.equals(c.persist()));
             return done(retrySettings());
         });
         on(Command.ClearQueue.class, c -> {

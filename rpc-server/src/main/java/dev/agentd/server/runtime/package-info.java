@@ -1,7 +1,10 @@
 /**
  * Process-wide primitives every other package may use: time and delayed execution
  * ({@link dev.agentd.server.runtime.Scheduler}) and cooperative cancellation
- * ({@link dev.agentd.server.runtime.CancellationToken}). Imports nothing from agentd.
+ * ({@link dev.agentd.server.runtime.CancellationToken}), and two text helpers for messages a
+ * user reads: {@link dev.agentd.server.runtime.Suggest} ("did you mean", bounded edit distance)
+ * and {@link dev.agentd.server.runtime.JsonProblems} (a parse failure as file:line:column).
+ * Imports nothing from agentd.
  *
  * <p><b>Clocks.</b> Durations, deadlines and intervals use {@code Scheduler.monotonicMs()};
  * {@code Scheduler.now()} (wall clock) is only for timestamps that leave the process. A value that

@@ -47,6 +47,7 @@ public final class AgentSession implements AutoCloseable {
     private final Conversation conversation = new Conversation();
     private final MessageQueues queues;
     private final SettingsControl settings;
+    private volatile List<String> startupWarnings = List.of();
     private final ModelControl models;
     private final SessionJournal journal;
     private final ProviderCalls calls;
@@ -341,7 +342,12 @@ public final class AgentSession implements AutoCloseable {
         return new SessionState(choice.model(), choice.effective(), control.isStreaming(),
                 recovery.compacting(), queues.steeringMode(), queues.followUpMode(), journal.pathText(), sessionId(),
                 journal.file().name().orElse(null), settings.compaction().enabled(), conversation.snapshot().size(),
-                queues.size(), settings.retry().enabled(), attempt > 0, attempt);
+                queues.size(), settings.retry().enabled(), attempt > 0, attempt).withWarnings(startupWarnings);
+    }
+
+    /** The configuration problems found at startup, reported by {@code get_state}; set once by the wiring. */
+    public void reportStartupWarnings(List<String> warnings) {
+        this.startupWarnings = List.copyOf(warnings);
     }
 
     public SessionStats stats() {

@@ -66,7 +66,7 @@ final class ProviderCalls {
         String key = null;
         if (provider.get().requiresCredential()) {
             key = context.auth().apiKey(model.provider(), sessionId.get(), cancel).orElse(null);
-            if (key == null) {
+            if (key == null && !context.auth().isKeyless(model.provider())) {
                 return failure(model, noKey(model));
             }
         }
@@ -91,8 +91,7 @@ final class ProviderCalls {
         return "No API provider registered for api: " + model.api();
     }
 
-    private static String noKey(Model model) {
-        return "No API key found for " + model.provider() + ". Set it with --api-key, in auth.json, or in the "
-                + "provider's environment variable.";
+    private String noKey(Model model) {
+        return context.auth().missingKeyMessage(model.provider());
     }
 }

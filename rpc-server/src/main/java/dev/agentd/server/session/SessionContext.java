@@ -55,6 +55,18 @@ public record SessionContext(
                 new Random(FIXED_SEED));
     }
 
+    public void persist(String key, Object value, boolean toFile) {
+        if (toFile) {
+            persist(key, value);
+        } else {
+            settings.setForProcess(key, Json.mapper().valueToTree(value));
+        }
+    }
+
+    /**
+     * Applies a settings toggle now and persists it to the global file (see {@link #persist(String, Object,
+     * boolean)} for one that lasts only for this process).
+     */
     public void persist(String key, Object value) {
         JsonNode node = Json.mapper().valueToTree(value);
         try {

@@ -7,7 +7,8 @@ import dev.agentd.server.recovery.RetryConfig;
 
 /**
  * The settings commands of a session: reading the retry and compaction groups, and the toggles
- * that apply at once and are persisted to the global settings file (SPEC §2).
+ * that apply at once and are persisted to the global settings file (SPEC §2) — the retry toggles
+ * unless sent with {@code persist:false}.
  */
 public final class SettingsControl {
     private final SessionContext context;
@@ -26,9 +27,14 @@ public final class SettingsControl {
         return CompactionConfig.from(context.settings().current());
     }
 
-    /** {@code set_auto_retry}. */
+    /** {@code set_auto_retry}, persisted to the global file (as pi does). */
     public void setAutoRetry(boolean enabled) {
-        context.persist("retry.enabled", enabled);
+        setAutoRetry(enabled, true);
+    }
+
+    /** {@code set_auto_retry}; {@code persist} false: for this process only, no file is written. */
+    public void setAutoRetry(boolean enabled, boolean persist) {
+        context.persist("retry.enabled", enabled, persist);
     }
 
     /** {@code set_auto_compaction}. */
@@ -38,19 +44,24 @@ public final class SettingsControl {
 
     /** {@code set_retry_settings}: validates every given value first, then persists them. */
     public RetryConfig setRetry(Integer maxRetries, Long baseDelayMs, Long maxRetryDelayMs) {
+        return setRetry(maxRetries, baseDelayMs, maxRetryDelayMs, true);
+    }
+
+    /** As {@link #setRetry(Integer, Long, Long)}; {@code persist} false: for this process only. */
+    public RetryConfig setRetry(Integer maxRetries, Long baseDelayMs, Long maxRetryDelayMs, boolean persist) {
         if (maxRetries != null && (maxRetries < 0 || maxRetries > RetryConfig.MAX_RETRIES_LIMIT)) {
             throw new IllegalArgumentException("maxRetries must be between 0 and " + RetryConfig.MAX_RETRIES_LIMIT);
         }
         checkDelay("baseDelayMs", baseDelayMs);
         checkDelay("maxRetryDelayMs", maxRetryDelayMs);
         if (maxRetries != null) {
-            context.persist("retry.maxRetries", maxRetries);
+            context.persist("retry.maxRetries", maxRetries, persist);
         }
         if (baseDelayMs != null) {
-            context.persist("retry.baseDelayMs", baseDelayMs);
+            context.persist("retry.baseDelayMs", baseDelayMs, persist);
         }
         if (maxRetryDelayMs != null) {
-            context.persist("retry.maxRetryDelayMs", maxRetryDelayMs);
+            context.persist("retry.maxRetryDelayMs", maxRetryDelayMs, persist);
         }
         return retry();
     }

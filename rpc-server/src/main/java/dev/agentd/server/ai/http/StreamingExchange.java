@@ -52,6 +52,15 @@ public final class StreamingExchange {
      */
     public ExchangeResult run(HttpRequest request, ProviderTimeouts timeouts, CancellationToken cancel,
             Runnable onResponse, SseParser.Handler handler) {
+        long start = scheduler.monotonicMs();
+        RequestLog.Seen seen = new RequestLog.Seen();
+        ExchangeResult result = exchange(request, timeouts, cancel, onResponse, handler, seen, start);
+        RequestLog.log(request, result, seen, scheduler.monotonicMs() - start);
+        return result;
+    }
+
+    private ExchangeResult exchange(HttpRequest request, ProviderTimeouts timeouts, CancellationToken cancel,
+            Runnable onResponse, SseParser.Handler handler, RequestLog.Seen seen, long start) {
         Kill kill = new Kill();
         StreamWatchdog watchdog = new StreamWatchdog(scheduler, timeouts, kill);
         Runnable unregister = cancel.onCancel(kill);
@@ -65,6 +74,7 @@ public final class StreamingExchange {
             HttpResponse<InputStream> response = kill.send(client, request);
             InputStream body = new FirstByte(kill.attach(response.body()), watchdog::firstByte);
             int status = response.statusCode();
+            seen.response(status, response.headers(), scheduler.monotonicMs() - start);
             if (status >= 300 || isJson(response)) {
                 return new ExchangeResult.HttpFailure(status, response.headers(), readLimited(body));
             }
@@ -87,7 +97,7 @@ public final class StreamingExchange {
             }
             return new ExchangeResult.Completed();
         } catch (IOException | ExecutionException | CancellationException | CompletionException e) {
-            return failure(e, cancel, watchdog, timeouts);
+            return failure(e, request, cancel, watchdog, timeouts);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             kill.run();
@@ -118,8 +128,8 @@ public final class StreamingExchange {
         }
     }
 
-    private static ExchangeResult failure(Exception e, CancellationToken cancel, StreamWatchdog watchdog,
-            ProviderTimeouts timeouts) {
+    private static ExchangeResult failure(Exception e, HttpRequest request, CancellationToken cancel,
+            StreamWatchdog watchdog, ProviderTimeouts timeouts) {
         if (cancel.isCancelled()) {
             return new ExchangeResult.Aborted();
         }
@@ -139,9 +149,11 @@ public final class StreamingExchange {
         Throwable cause = unwrap(e);
         if (cause instanceof HttpConnectTimeoutException) {
             return new ExchangeResult.TimedOut(ErrorTypes.CONNECT_TIMEOUT,
-                    "Connect timeout after " + timeouts.connectMs() + " ms");
+                    "Connect timeout after " + timeouts.connectMs() + " ms to " + TransportCauses.target(request.uri()));
         }
-        return new ExchangeResult.TransportFailure(describe(cause));
+        String named = TransportCauses.describe(cause, request.uri());
+        return new ExchangeResult.TransportFailure(named != null ? named : describe(cause) + " (talking to "
+                + TransportCauses.target(request.uri()) + ")");
     }
 
     private static Throwable unwrap(Throwable e) {

@@ -1,0 +1,58 @@
+package dev.agentd.server.cli;
+
+import dev.agentd.protocol.event.AgentEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code --verbose}: one stderr line per retry, compaction or fallback decision, with why, read
+ * from the session's own events (which are already redacted: they go to stdout as well). Kept
+ * outside the session so the decisions stay in one place and this is only a reader of them.
+ */
+final class DecisionLog {
+    private static final Logger LOG = LoggerFactory.getLogger(DecisionLog.class);
+
+    private DecisionLog() {}
+
+    static void onEvent(AgentEvent event) {
+        if (!LOG.isDebugEnabled()) {
+            return;
+        }
+        String line = describe(event);
+        if (line != null) {
+            LOG.debug("{}", line);
+        }
+    }
+
+    static String describe(AgentEvent event) {
+        if (event instanceof AgentEvent.AutoRetryStart e) {
+            return "retry " + e.attempt() + "/" + e.maxAttempts() + " in " + e.delayMs() + " ms because: "
+                    + e.errorMessage();
+        }
+        if (event instanceof AgentEvent.AutoRetryEnd e) {
+            return e.success() ? "retry succeeded on attempt " + e.attempt()
+                    : "retries ended after attempt " + e.attempt() + ": " + e.finalError();
+        }
+        if (event instanceof AgentEvent.AutoCompactionStart e) {
+            return "compacting the context because: " + e.reason();
+        }
+        if (event instanceof AgentEvent.AutoCompactionEnd e) {
+            return e.aborted() ? "compaction aborted" : e.errorMessage() != null
+                    ? "compaction failed: " + e.errorMessage() : "compaction done" + (e.willRetry() ? "; retrying" : "");
+        }
+        if (event instanceof AgentEvent.RetryFallbackApplied e) {
+            return "falling back from " + e.from() + " to " + e.to() + " because: " + e.reason()
+                    + (e.limit() == null ? "" : " (" + e.limit() + ")");
+        }
+        if (event instanceof AgentEvent.RetryFallbackReverted e) {
+            return "reverting from " + e.from() + " to " + e.to() + " because: " + e.cause();
+        }
+        if (event instanceof AgentEvent.RetryFallbackExhausted e) {
+            return "fallback chain " + e.chainKey() + " exhausted: " + e.lastError();
+        }
+        if (event instanceof AgentEvent.FallbackCircuitOpened e) {
+            return "circuit opened for " + e.selector() + " for " + e.durationMs() + " ms";
+        }
+        return null;
+    }
+}
