@@ -33,10 +33,10 @@ final class DecisionLog {
             return e.success() ? "retry succeeded on attempt " + e.attempt()
                     : "retries ended after attempt " + e.attempt() + ": " + e.finalError();
         }
-        if (event instanceof AgentEvent.AutoCompactionStart e) {
+        if (event instanceof AgentEvent.CompactionStart e) {
             return "compacting the context because: " + e.reason();
         }
-        if (event instanceof AgentEvent.AutoCompactionEnd e) {
+        if (event instanceof AgentEvent.CompactionEnd e) {
             return e.aborted() ? "compaction aborted" : e.errorMessage() != null
                     ? "compaction failed: " + e.errorMessage() : "compaction done" + (e.willRetry() ? "; retrying" : "");
         }

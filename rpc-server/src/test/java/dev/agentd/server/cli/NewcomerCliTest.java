@@ -43,7 +43,7 @@ class NewcomerCliTest {
         assertEquals("retries ended after attempt 3: 529 overloaded",
                 DecisionLog.describe(new AgentEvent.AutoRetryEnd(false, 3, "529 overloaded")));
         assertEquals("compacting the context because: overflow",
-                DecisionLog.describe(new AgentEvent.AutoCompactionStart("overflow")));
+                DecisionLog.describe(new AgentEvent.CompactionStart("overflow")));
         assertEquals("falling back from a/x to b/y because: rate_limit",
                 DecisionLog.describe(new AgentEvent.RetryFallbackApplied("a/x", "b/y", "k", "rate_limit", null)));
         assertNull(DecisionLog.describe(new AgentEvent.AgentStart()));
