@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.IntNode;
 import dev.agentd.protocol.command.FauxStep;
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.protocol.response.Results;
 import dev.agentd.server.ai.ErrorTypes;
 import dev.agentd.server.testing.SessionHarness;
@@ -166,6 +167,19 @@ class FallbackSessionTest {
                 harness.events(AgentEvent.RetryFallbackReverted.class));
         assertEquals("fallback-revert", harness.events(AgentEvent.ModelChanged.class).get(1).source());
         assertNull(harness.session.fallback().state().active());
+    }
+
+    @Test
+    void aRevertRestoresTheOriginalThinkingLevelUnlessTheUserChangedIt() {
+        chain(0);
+        harness.session.models().setThinkingLevel(ThinkingLevel.HIGH);
+        harness.enqueue(overloaded(), FauxStep.text("rung"), FauxStep.text("primary"));
+        run("one");
+        assertEquals(ThinkingLevel.OFF, harness.session.models().thinkingLevel(), "faux-2 has no reasoning");
+        harness.scheduler.advance(75_001);
+        run("two");
+        assertEquals(PRIMARY, requestModels().get(2));
+        assertEquals(ThinkingLevel.HIGH, harness.session.models().thinkingLevel());
     }
 
     @Test
