@@ -96,4 +96,24 @@ class FallbackSmokeIT {
         // the fallback model is never persisted as the default
         assertFalse(Files.readString(agentDir.resolve("settings.json")).contains("defaultModel"));
     }
+
+    @Test
+    void theEnvironmentDisablesSwitchingAndStartupReportsChainWarnings() throws Exception {
+        Files.writeString(agentDir.resolve("settings.json"), """
+                {"retry":{"maxRetries":0,"fallbackChains":{"oa/oa-model":["an/an-model","nope/missing-model"]}}}
+                """);
+        server.enqueue(FakeProviderServer.json(503, BUSY, Map.of()));
+        daemon = DaemonProcess.start(agentDir, dir, Map.of("AGENTD_NO_FALLBACK", "1"), "--model", "oa/oa-model");
+        JsonNode state = daemon.request(command("get_fallback_state", "s0")).path("data");
+        assertFalse(state.path("enabled").asBoolean(), state.toString());
+        assertTrue(state.path("warnings").toString().contains("nope/missing-model"), state.toString());
+        daemon.send(command("prompt", "p", "message", "hi"));
+        daemon.awaitNth("agent_end", 1);
+        daemon.closeStdinAndWait();
+        assertEquals(1, server.requestCount(), "no switch for this run");
+        assertFalse(daemon.types().contains("retry_fallback_applied"));
+        assertTrue(daemon.stderr().contains("nope/missing-model"), daemon.stderr());
+        String log = Files.readString(agentDir.resolve("logs").resolve("fallback.log"));
+        assertTrue(log.contains("\"event\":\"validation_warning\""), log);
+    }
 }
