@@ -14,6 +14,9 @@ import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.protocol.response.Results;
 import dev.agentd.server.ai.ErrorTypes;
 import dev.agentd.server.testing.SessionHarness;
+import dev.agentd.server.ai.faux.FauxModels;
+import dev.agentd.server.sessions.SessionFile;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -239,6 +242,20 @@ class FallbackSessionTest {
         run("two");
         assertEquals(RUNG, requestModels().get(2), "no revert after the user chose the model");
         assertEquals(List.of(), harness.events(AgentEvent.RetryFallbackReverted.class));
+    }
+
+    @Test
+    void aResumedSessionStartsOnThePrimaryNotOnTheFallback() throws Exception {
+        chain(0);
+        harness.enqueue(overloaded(), FauxStep.text("rung"));
+        run("one");
+        assertEquals(RUNG, harness.session.models().current().provider() + "/" + harness.session.models().current().id());
+        SessionFile saved = SessionFile.load(Path.of(harness.session.sessionFile()), System::currentTimeMillis);
+        assertTrue(Files.readString(Path.of(harness.session.sessionFile())).contains("\"reason\":\"fallback\""),
+                "the switch is journalled with its reason");
+        try (SessionHarness resumed = SessionHarness.builder(dir).sessionFile(saved).build()) {
+            assertEquals(FauxModels.FAUX_1, resumed.session.models().current());
+        }
     }
 
     @Test
