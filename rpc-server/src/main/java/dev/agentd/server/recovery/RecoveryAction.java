@@ -176,9 +176,16 @@ public sealed interface RecoveryAction {
 
     /**
      * A switch was wanted but no rung of the configured chain {@code chainKey} is left: announce
-     * {@code retry_fallback_exhausted} (before the chain's failed end), then do {@code then}.
+     * {@code retry_fallback_exhausted} (before the chain's failed end), then do {@code then}. The
+     * failure's {@code classification} (null: unknown) still marks a spent account or model, so a
+     * stranded fallback reverts at the next boundary.
      */
-    record FallbackExhausted(String chainKey, String lastError, RecoveryAction then) implements RecoveryAction {
+    record FallbackExhausted(String chainKey, String lastError, Classification classification, Long retryAfterMs,
+            RecoveryAction then) implements RecoveryAction {
+        public FallbackExhausted(String chainKey, String lastError, RecoveryAction then) {
+            this(chainKey, lastError, null, null, then);
+        }
+
         @Override
         public boolean continuesRun() {
             return then.continuesRun();

@@ -107,7 +107,8 @@ public final class RecoveryPolicy {
             if (possible()) {
                 return to(reason, attempt);
             }
-            return view.exhausts() ? new RecoveryAction.FallbackExhausted(view.chainKey(), error, orElse) : orElse;
+            return view.exhausts() ? new RecoveryAction.FallbackExhausted(view.chainKey(), error, classification,
+                    retryAfterMs, orElse) : orElse;
         }
     }
 

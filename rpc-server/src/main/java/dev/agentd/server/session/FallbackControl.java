@@ -17,6 +17,7 @@ import dev.agentd.server.fallback.LimitScope;
 import dev.agentd.server.fallback.Pins;
 import dev.agentd.server.fallback.RevertRule;
 import dev.agentd.server.fallback.SwitchReason;
+import dev.agentd.server.recovery.Classification;
 import dev.agentd.server.recovery.CooldownCauses;
 import dev.agentd.server.recovery.ErrorClass;
 import dev.agentd.server.recovery.FallbackView;
@@ -215,24 +216,36 @@ public final class FallbackControl {
         return true;
     }
 
-    /** What the failure says about {@code from} for the rest of the turn (provider skips, exhaustion). */
     private void noteFailure(RecoveryAction.SwitchModel action, Model from, long now) {
-        ErrorClass errorClass = action.classification().errorClass();
+        noteFailure(action.classification(), action.retryAfterMs(), from, now);
+    }
+
+    /** What a failure says about {@code from} for the rest of the turn (provider skips, exhaustion). */
+    private void noteFailure(Classification classification, Long retryAfterMs, Model from, long now) {
+        ErrorClass errorClass = classification.errorClass();
         if (errorClass == ErrorClass.CREDENTIAL_REJECTED) {
             rejectedProviders.add(lower(from.provider()));
         }
-        long hint = action.retryAfterMs() == null ? 0 : action.retryAfterMs();
-        if (action.limit() == LimitScope.ACCOUNT) {
+        long hint = retryAfterMs == null ? 0 : retryAfterMs;
+        if (classification.scope() == LimitScope.ACCOUNT) {
             cooldowns.note(ACCOUNT + from.provider(), CooldownCause.USAGE_BILLING_QUOTA, hint, now);
-        } else if (action.limit() == LimitScope.MODEL || errorClass == ErrorClass.BILLING
+        } else if (classification.scope() == LimitScope.MODEL || errorClass == ErrorClass.BILLING
                 || errorClass == ErrorClass.QUOTA) {
             cooldowns.note(EXHAUSTED + from.selector(), CooldownCause.USAGE_BILLING_QUOTA, hint, now);
         }
     }
 
-    /** A wanted switch found no rung: logged (the event is the carrier's). */
-    void noteExhausted(String chainKey, String lastError) {
-        services.log().warn("fallback_exhausted", data("chainKey", chainKey, "errorMessage", lastError));
+    /**
+     * A wanted switch found no rung: the failure still marks a spent account or model (so a
+     * stranded fallback reverts at the next boundary, §5.3), and is logged (the event is the carrier's).
+     */
+    synchronized void noteExhausted(RecoveryAction.FallbackExhausted action) {
+        if (action.classification() != null) {
+            noteFailure(action.classification(), action.retryAfterMs(), models.current(),
+                    context.scheduler().monotonicMs());
+        }
+        services.log().warn("fallback_exhausted", data("chainKey", action.chainKey(), "errorMessage",
+                action.lastError()));
     }
 
     /** A reply succeeded while a chain was open: the success event of an episode, if one is active. */

@@ -216,7 +216,7 @@ final class Recovery {
 
         @Override
         public Void fallbackExhausted(RecoveryAction.FallbackExhausted action) {
-            fallback.noteExhausted(action.chainKey(), action.lastError());
+            fallback.noteExhausted(action);
             announcements.add(() -> bus.publish(new AgentEvent.RetryFallbackExhausted(action.chainKey(),
                     action.lastError())));
             return action.then().accept(this);

@@ -101,7 +101,8 @@ class FallbackPolicyTest {
     void aRejectedCredentialDoesNotSwitchToTheSameProvider() {
         AgentMessage.Assistant rejected = error("401 unauthorized", 401, "authentication_error", null);
         RecoveryAction action = decide(rejected, 0, THREE, SAME_PROVIDER);
-        assertEquals(new RecoveryAction.FallbackExhausted("p/m", "401 unauthorized", FINISH), action);
+        assertEquals(new RecoveryAction.FallbackExhausted("p/m", "401 unauthorized",
+                Classification.of(ErrorClass.CREDENTIAL_REJECTED), null, FINISH), action);
     }
 
     @Test
@@ -132,7 +133,8 @@ class FallbackPolicyTest {
     void aSpentChainIsAnnouncedBeforeTheFailedEnd() {
         RecoveryAction action = decide(error("503 overloaded", 503, null, null), 3, THREE, SPENT);
         assertEquals(new RecoveryAction.FallbackExhausted("p/m", "503 overloaded",
-                new RecoveryAction.GiveUp(3, "503 overloaded", FINISH)), action);
+                Classification.of(ErrorClass.TRANSIENT), null, new RecoveryAction.GiveUp(3, "503 overloaded", FINISH)),
+                action);
     }
 
     @Test

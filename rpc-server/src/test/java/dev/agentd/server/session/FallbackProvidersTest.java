@@ -88,4 +88,26 @@ class FallbackProvidersTest {
             assertEquals("billing", applied.get(0).reason());
         }
     }
+
+    @Test
+    void aFallbackWhoseAccountIsSpentRevertsAtOnceEvenWhileThePrimaryCools() {
+        ScriptedProvider scripted = new ScriptedProvider();
+        try (SessionHarness harness = SessionHarness.builder(dir).provider(scripted, ScriptedProvider.MODEL)
+                .credentials("scripted", "key-one").build()) {
+            harness.session.models().set("faux", "faux-1");
+            harness.session.fallback().setChain("faux/faux-1", List.of("scripted/scripted-1"));
+            harness.session.settings().setRetry(0, 1L, 60_000L);
+            harness.enqueue(FauxStep.error("503 overloaded", 503), FauxStep.text("primary again"));
+            run(harness, "one");
+            scripted.fail(new dev.agentd.server.ai.ProviderError("Your credit balance is too low", 400,
+                    "invalid_request_error", null, null));
+            run(harness, "two");
+            assertEquals(1, harness.events(AgentEvent.RetryFallbackExhausted.class).size());
+            run(harness, "three");
+            assertEquals(List.of("faux/faux-1", "scripted/scripted-1", "scripted/scripted-1", "faux/faux-1"),
+                    requestModels(harness), "the primary still cools, but the fallback is stranded");
+            assertEquals(List.of(new AgentEvent.RetryFallbackReverted("scripted/scripted-1", "faux/faux-1",
+                    "fallback-unusable")), harness.events(AgentEvent.RetryFallbackReverted.class));
+        }
+    }
 }
