@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.agentd.protocol.command.Command;
 import dev.agentd.protocol.json.Json;
-import dev.agentd.protocol.json.WireTypes;
 import dev.agentd.protocol.response.Response;
 import dev.agentd.protocol.response.Results;
 import dev.agentd.server.agent.MessageQueues;
@@ -154,11 +153,11 @@ public final class CommandRouter {
         on(Command.Bash.class, c -> session.bash(c.command()));
         on(Command.AbortBash.class, c -> run(session::abortBash));
         on(Command.Compact.class, c -> session.compact(c.customInstructions()));
-        unavailable(Command.GetFallbackState.class, "model fallback chains");
-        unavailable(Command.SetFallbackChain.class, "model fallback chains");
-        unavailable(Command.RemoveFallbackChain.class, "model fallback chains");
-        unavailable(Command.SetModelFallback.class, "model fallback chains");
-        unavailable(Command.SetFallbackRevertPolicy.class, "model fallback chains");
+        on(Command.GetFallbackState.class, c -> done(session.fallback().state()));
+        on(Command.SetFallbackChain.class, c -> done(session.fallback().setChain(c.key(), c.entries())));
+        on(Command.RemoveFallbackChain.class, c -> done(session.fallback().removeChain(c.key())));
+        on(Command.SetModelFallback.class, c -> run(() -> session.fallback().setEnabled(c.enabled())));
+        on(Command.SetFallbackRevertPolicy.class, c -> run(() -> session.fallback().setRevertPolicy(c.policy())));
 
         for (Class<?> type : Command.class.getPermittedSubclasses()) {
             if (type != Command.Prompt.class && !handlers.containsKey(type)) {
@@ -176,12 +175,6 @@ public final class CommandRouter {
     @SuppressWarnings("unchecked")
     private <C extends Command> void on(Class<C> type, Function<C, CompletionStage<?>> handler) {
         handlers.put(type, command -> handler.apply((C) command));
-    }
-
-    private void unavailable(Class<? extends Command> type, String subsystem) {
-        String name = WireTypes.nameOf(type);
-        on(type, c -> CompletableFuture.failedFuture(new UnsupportedOperationException(
-                name + " is not available yet: it arrives with " + subsystem)));
     }
 
     private static CompletionStage<Object> done(Object data) {

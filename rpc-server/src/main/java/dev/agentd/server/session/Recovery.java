@@ -39,13 +39,15 @@ final class Recovery {
     private final SessionJournal journal;
     private final Compactor compactor;
     private final RecoveryFacts facts;
+    private final FallbackControl fallback;
     private final Consumer<CancellationToken> continueRun;
     private volatile boolean compacting;
     /** An overflow was compacted since the last user message. */
     private volatile boolean overflowRecoveryAttempted;
 
     Recovery(RunControl control, EventBus bus, Conversation conversation, MessageQueues queues,
-            SessionJournal journal, Compactor compactor, RecoveryFacts facts, Consumer<CancellationToken> continueRun) {
+            SessionJournal journal, Compactor compactor, RecoveryFacts facts, FallbackControl fallback,
+            Consumer<CancellationToken> continueRun) {
         this.control = control;
         this.bus = bus;
         this.conversation = conversation;
@@ -53,7 +55,12 @@ final class Recovery {
         this.journal = journal;
         this.compactor = compactor;
         this.facts = facts;
-        this.continueRun = continueRun;
+        this.fallback = fallback;
+        // Every continuation (after a backoff sleep or a compaction) is a turn boundary: revert first.
+        this.continueRun = token -> {
+            fallback.beforeAttempt();
+            continueRun.accept(token);
+        };
     }
 
     boolean compacting() {
@@ -67,7 +74,8 @@ final class Recovery {
 
     /** A reply succeeded: closes a retry chain; unless it overflowed, overflow recovery is allowed again. */
     void replySucceeded(AgentMessage.Assistant reply) {
-        control.replySucceeded();
+        // retry_fallback_succeeded precedes auto_retry_end{success:true} (FALLBACK §8)
+        control.replySucceeded(() -> fallback.succeeded().ifPresent(bus::publish));
         if (!OverflowDetector.isOverflow(reply, facts.contextWindow())) {
             overflowRecoveryAttempted = false;
         }
@@ -185,6 +193,34 @@ final class Recovery {
         }
 
         @Override
+        public Void switchModel(RecoveryAction.SwitchModel action) {
+            announce();
+            if (!fallback.apply(action)) {
+                // The rung the decision saw is gone (the settings changed meanwhile): end the run.
+                LOG.warn("no fallback model left to switch to; ending the run");
+                control.finish(() -> {
+                    if (control.chainOpen()) {
+                        control.giveUp(snapshot.chainAttempt(), action.errorMessage());
+                    }
+                    bus.publish(new AgentEvent.AgentEnd(List.of(), false));
+                    endPublished = true;
+                });
+                return null;
+            }
+            control.nextRung();
+            scheduleRetry(action.attempt(), 0, action.errorMessage());
+            return null;
+        }
+
+        @Override
+        public Void fallbackExhausted(RecoveryAction.FallbackExhausted action) {
+            fallback.noteExhausted(action);
+            announcements.add(() -> bus.publish(new AgentEvent.RetryFallbackExhausted(action.chainKey(),
+                    action.lastError())));
+            return action.then().accept(this);
+        }
+
+        @Override
         public Void compact(RecoveryAction.Compact action) {
             announce();
             autoCompact(action, snapshot.compaction(), token);
@@ -234,6 +270,7 @@ final class Recovery {
             compacting = false;
         }
         conversation.replaceAll(journal.file().buildContext());
+        fallback.compactionApplied();
         boolean continues = (overflow || queues.size() > 0) && !token.isCancelled();
         AgentEvent.CompactionEnd end = new AgentEvent.CompactionEnd(reason, result, false, continues, null);
         if (continues) {
@@ -256,6 +293,7 @@ final class Recovery {
             CompactionResult result = compactor.compact(journal.file(), config, customInstructions, true,
                     CancellationToken.none());
             conversation.replaceAll(journal.file().buildContext());
+            fallback.compactionApplied(); // a refusal pin holds until a compaction applies
             bus.publish(new AgentEvent.CompactionEnd(MANUAL, result, false, false, null));
             return result;
         } catch (CompactionException | RuntimeException | Error e) {
