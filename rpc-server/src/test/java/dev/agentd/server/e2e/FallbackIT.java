@@ -85,6 +85,7 @@ class FallbackIT {
         assertEquals("/v1/messages", rig.alpha.lastRequest().path());
         assertEquals("/chat/completions", rig.beta.lastRequest().path());
         List<JsonNode> recovery = rig.events(from, RECOVERY_EVENTS);
+        FallbackRig.capture("transient-" + (jsonRpc ? "jsonrpc" : "rpc"), recovery);
         assertEquals(List.of("auto_retry_start", "auto_retry_start", "model_changed", "retry_fallback_applied",
                 "auto_retry_start", "retry_fallback_succeeded", "auto_retry_end"), types(recovery),
                 recovery.toString());
@@ -108,6 +109,7 @@ class FallbackIT {
         assertEquals("beta/beta-1", rig.model());
 
         JsonNode state = rig.data("get_fallback_state");
+        FallbackRig.capture("state-" + (jsonRpc ? "jsonrpc" : "rpc"), List.of(state));
         assertEquals("alpha/alpha-1", state.path("active").path("chainKey").asText(), state.toString());
         assertEquals("alpha/alpha-1", state.path("active").path("originalSelector").asText());
         assertFalse(state.path("active").path("pinned").asBoolean());
@@ -139,6 +141,7 @@ class FallbackIT {
         List<JsonNode> ends = rig.events(from, "auto_retry_end");
         assertEquals(1, ends.size(), ends.toString());
         assertFalse(ends.get(0).path("success").asBoolean());
+        FallbackRig.capture("exhausted", rig.events(from, RECOVERY_EVENTS));
         List<String> order = types(rig.events(from, RECOVERY_EVENTS));
         assertEquals("auto_retry_end", order.get(order.size() - 1), order.toString());
         assertEquals("retry_fallback_exhausted", order.get(order.size() - 2), order.toString());

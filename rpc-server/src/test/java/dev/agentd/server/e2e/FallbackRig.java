@@ -236,6 +236,19 @@ final class FallbackRig implements AutoCloseable {
         });
     }
 
+    /**
+     * Keeps an event sequence as {@code target/fallback-events/<name>.jsonl}: the real sequences
+     * docs/fallback-readme-section.md shows are copied from there.
+     */
+    static void capture(String name, List<JsonNode> events) throws IOException {
+        Path out = Files.createDirectories(Path.of("target", "fallback-events")).resolve(name + ".jsonl");
+        StringBuilder text = new StringBuilder();
+        for (JsonNode event : events) {
+            text.append(Json.mapper().writeValueAsString(event)).append('\n');
+        }
+        Files.writeString(out, text);
+    }
+
     /** {@code provider/id} of the session's model now. */
     String model() throws IOException {
         JsonNode model = data("get_state").path("model");
