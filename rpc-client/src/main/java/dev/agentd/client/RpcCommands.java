@@ -209,13 +209,17 @@ public interface RpcCommands {
         return request(new Command.GetFallbackState(), Results.FallbackState.class);
     }
 
-    /** {@code entries} empty: a tombstone that disables the chain. */
-    default void setFallbackChain(String key, List<String> entries) {
-        request(new Command.SetFallbackChain(key, entries), Void.class);
+    /**
+     * Validates and saves a chain in the global settings ({@code entries} empty: a tombstone that
+     * disables the chain); refused with every validation warning. Answers the state after saving.
+     */
+    default Results.FallbackState setFallbackChain(String key, List<String> entries) {
+        return request(new Command.SetFallbackChain(key, entries), Results.FallbackState.class);
     }
 
-    default void removeFallbackChain(String key) {
-        request(new Command.RemoveFallbackChain(key), Void.class);
+    /** Removes a chain from the global settings; answers the state after removing. */
+    default Results.FallbackState removeFallbackChain(String key) {
+        return request(new Command.RemoveFallbackChain(key), Results.FallbackState.class);
     }
 
     default void setModelFallback(boolean enabled) {

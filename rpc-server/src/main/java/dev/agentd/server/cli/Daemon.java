@@ -26,7 +26,10 @@ import dev.agentd.server.rpc.ProtocolMode;
 import dev.agentd.server.rpc.RpcMode;
 import dev.agentd.server.rpc.RpcOutput;
 import dev.agentd.server.runtime.SystemScheduler;
+import dev.agentd.server.fallback.FallbackSettings;
+import dev.agentd.server.fallback.NdjsonFallbackLog;
 import dev.agentd.server.session.AgentSession;
+import dev.agentd.server.session.FallbackServices;
 import dev.agentd.server.session.SessionContext;
 import dev.agentd.server.sessions.SessionFile;
 import dev.agentd.server.sessions.SessionPaths;
@@ -38,6 +41,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -143,7 +147,9 @@ public final class Daemon {
                     "--thinking must be one of off, minimal, low, medium, high, xhigh, max; got '" + options.thinking()
                             + "'"));
         }
-        AgentSession session = new AgentSession(context, sessionFile, selection.model(), thinking, options.updates());
+        FallbackServices fallback = fallbackServices(options, env, dirs, settings, models);
+        AgentSession session = new AgentSession(context, sessionFile, selection.model(), thinking, options.updates(),
+                fallback);
         Daemon[] self = new Daemon[1];
         // Off the writing thread: that is often the run thread, and shutdown() waits for the run to stop.
         RpcOutput output = new RpcOutput(new JsonlWriter(out, Json.mapper()),
@@ -152,6 +158,25 @@ public final class Daemon {
         StartupTrace.mark("session+router");
         self[0] = new Daemon(options, in, scheduler, session, output, router);
         return self[0];
+    }
+
+    /**
+     * Model fallback for this process (FALLBACK §1, §7): {@code --no-model-fallback} or
+     * {@code AGENTD_NO_FALLBACK=1} disable switching for the run; the debug log goes to
+     * {@code <agentDir>/logs/fallback.log}; every settings or chain warning is reported once now, on
+     * stderr and as a {@code validation_warning} record.
+     */
+    private static FallbackServices fallbackServices(CliOptions options, Map<String, String> env, AgentDirs dirs,
+            SettingsStore settings, ModelRegistry models) {
+        boolean disabled = FallbackSettings.disabledByRun(options.noModelFallback(), env);
+        long maxBytes = FallbackSettings.from(settings.current(), disabled).logMaxBytes();
+        FallbackServices services = new FallbackServices(disabled,
+                new NdjsonFallbackLog(dirs.agentDir(), maxBytes, Clock.systemUTC()));
+        for (String warning : services.warnings(settings.current(), models)) {
+            LOG.warn("fallback: {}", warning);
+            services.log().warn("validation_warning", Map.of("warning", warning));
+        }
+        return services;
     }
 
     /** Serves until stdin ends or SIGTERM arrives; returns the exit code. */

@@ -1,5 +1,7 @@
 package dev.agentd.server.recovery;
 
+import dev.agentd.server.fallback.LimitScope;
+
 import java.util.Objects;
 
 /**

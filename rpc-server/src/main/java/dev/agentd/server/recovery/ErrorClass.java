@@ -1,5 +1,7 @@
 package dev.agentd.server.recovery;
 
+import dev.agentd.server.fallback.LimitScope;
+
 /**
  * What kind of failure ended a reply (FALLBACK.md §3, SPEC §5.2), as {@link ErrorClassifier}
  * decides it. Each class maps to one recovery action; only the first three are retried on the same

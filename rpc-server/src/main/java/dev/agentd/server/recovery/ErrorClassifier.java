@@ -1,5 +1,7 @@
 package dev.agentd.server.recovery;
 
+import dev.agentd.server.fallback.LimitScope;
+
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.server.ai.ErrorTypes;

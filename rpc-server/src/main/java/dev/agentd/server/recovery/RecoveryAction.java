@@ -1,5 +1,8 @@
 package dev.agentd.server.recovery;
 
+import dev.agentd.server.fallback.LimitScope;
+import dev.agentd.server.fallback.SwitchReason;
+
 /**
  * What the session does at the end of a run (docs/ARCHITECTURE.md §4.1). The session
  * executes actions; it never decides. Model fallback adds actions here without touching the rest.
@@ -32,6 +35,10 @@ public sealed interface RecoveryAction {
         R compactionFailed(CompactionFailed action);
 
         R giveUp(GiveUp action);
+
+        R switchModel(SwitchModel action);
+
+        R fallbackExhausted(FallbackExhausted action);
     }
 
     /** Nothing to recover: the prompt's run is over. */
@@ -141,6 +148,45 @@ public sealed interface RecoveryAction {
         @Override
         public <R> R accept(Handler<R> handler) {
             return handler.giveUp(this);
+        }
+    }
+
+    /**
+     * Switch to the next rung of the fallback chain (FALLBACK §3, §5.3), then retry at once
+     * ({@code delayMs:0}) as attempt {@code attempt} of the new rung: 1, except after a refusal, whose
+     * hops share the budget. The session's controller picks the rung; the policy only knew one exists.
+     *
+     * @param classification the failure that caused the switch (cooldown cause, provider skips)
+     * @param limit the usage-limit scope of the failure, or null (the {@code limit} of the event)
+     * @param retryAfterMs the server's hint, or null (it sets the failed model's cooldown)
+     */
+    record SwitchModel(SwitchReason reason, Classification classification,
+            LimitScope limit, int attempt, String errorMessage, Long retryAfterMs)
+            implements RecoveryAction {
+        @Override
+        public boolean continuesRun() {
+            return true;
+        }
+
+        @Override
+        public <R> R accept(Handler<R> handler) {
+            return handler.switchModel(this);
+        }
+    }
+
+    /**
+     * A switch was wanted but no rung of the configured chain {@code chainKey} is left: announce
+     * {@code retry_fallback_exhausted} (before the chain's failed end), then do {@code then}.
+     */
+    record FallbackExhausted(String chainKey, String lastError, RecoveryAction then) implements RecoveryAction {
+        @Override
+        public boolean continuesRun() {
+            return then.continuesRun();
+        }
+
+        @Override
+        public <R> R accept(Handler<R> handler) {
+            return handler.fallbackExhausted(this);
         }
     }
 }

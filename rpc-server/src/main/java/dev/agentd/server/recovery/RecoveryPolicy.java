@@ -3,6 +3,7 @@ package dev.agentd.server.recovery;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.server.compaction.CompactionConfig;
+import dev.agentd.server.fallback.SwitchReason;
 
 /**
  * The end-of-run decision (SPEC §5.3): a pure function of {@link RunFacts}; the session carries
@@ -24,6 +25,14 @@ import dev.agentd.server.compaction.CompactionConfig;
  *   <li>only when no retry starts is compaction considered (SPEC §5.1): an overflow compacts and
  *       continues, once per user message; a context above {@code contextWindow - reserveTokens}
  *       compacts without continuing. Exhausted retries still get this check.</li>
+ *   <li>model fallback (FALLBACK §3, only when {@link RunFacts#fallback} has a rung): a transient
+ *       error that spent the rung's {@code maxRetries}, or asks for an over-budget wait, switches
+ *       with delay 0 and the new rung counts its attempts from 1 (a fully failing chain of N rungs
+ *       costs {@code 1 + (N+1)·maxRetries} requests); billing, quota and usage limits without a free
+ *       credential switch at once; rejected credentials, access denials and hard errors switch
+ *       without a same-model retry unless the reply holds a tool call; refusals switch while the
+ *       shared budget lasts; an overflow never switches. A wanted switch with no rung left on a
+ *       configured chain is announced as {@code FallbackExhausted} before the chain ends.</li>
  * </ul>
  */
 public final class RecoveryPolicy {
@@ -38,33 +47,79 @@ public final class RecoveryPolicy {
                 : last.errorMessage();
         // One classification per decision; model fallback reads the same class to pick its action.
         Classification classification = ErrorClassifier.classify(last, facts.contextWindow());
-        boolean retryable = classification.errorClass().retriedOnSameModel();
+        ErrorClass errorClass = classification.errorClass();
         RetryConfig config = facts.config();
-        if (!retryable || !config.enabled() || facts.retrySuppressed()) {
-            return facts.chainAttempt() > 0
-                    ? new RecoveryAction.GiveUp(facts.chainAttempt(), error, afterRetry)
-                    : afterRetry;
+        RecoveryAction noRetry = facts.chainAttempt() > 0
+                ? new RecoveryAction.GiveUp(facts.chainAttempt(), error, afterRetry)
+                : afterRetry;
+        if (!config.enabled() || facts.retrySuppressed()) {
+            return noRetry;
+        }
+        Fallback fallback = new Fallback(facts.fallback(), classification, error, last.retryAfterMs());
+        if (!errorClass.retriedOnSameModel()) {
+            return switch (errorClass) {
+                // Retrying the same account never helps: switch at once (FALLBACK §3).
+                case BILLING, QUOTA -> fallback.orElse(SwitchReason.BILLING, 1, noRetry);
+                // A tool call in the failed reply may have had effects: never replay it elsewhere.
+                case CREDENTIAL_REJECTED, ACCESS_DENIED, HARD -> last.toolCalls().isEmpty()
+                        ? fallback.orElse(SwitchReason.HARD_ERROR, 1, noRetry) : noRetry;
+                // Refusal hops share the budget; maxRetries 0 never switches on a refusal.
+                case REFUSAL -> facts.chainAttempt() + 1 <= config.maxRetries()
+                        ? fallback.orElse(SwitchReason.REFUSAL, facts.chainAttempt() + 1, noRetry) : noRetry;
+                default -> noRetry;
+            };
         }
         int attempt = facts.chainAttempt() + 1;
-        if (attempt > config.maxRetries()) {
-            return new RecoveryAction.GiveUp(attempt - 1, error, afterRetry);
-        }
         boolean usageLimit = classification.scope() != null;
+        if (attempt > config.maxRetries()) {
+            RecoveryAction next = fallback.orElse(usageLimit ? SwitchReason.BILLING : SwitchReason.TRANSIENT, 1,
+                    new RecoveryAction.GiveUp(attempt - 1, error, afterRetry));
+            return usageLimit && fallback.possible() ? new RecoveryAction.BlockCredential(last.retryAfterMs(), next)
+                    : next;
+        }
         if (usageLimit && facts.otherCredentialFree()) {
             return new RecoveryAction.SwitchCredential(attempt, error, last.retryAfterMs());
         }
-        RecoveryAction onThisCredential = retryOrRefuse(last, attempt, error, config, afterRetry);
+        if (usageLimit && fallback.possible()) {
+            // No other credential: the window will not reopen within a backoff, so the next rung serves.
+            return new RecoveryAction.BlockCredential(last.retryAfterMs(), fallback.to(SwitchReason.BILLING, 1));
+        }
+        RecoveryAction onThisCredential = retryOrRefuse(last, attempt, error, config, afterRetry, fallback);
         return usageLimit ? new RecoveryAction.BlockCredential(last.retryAfterMs(), onThisCredential)
                 : onThisCredential;
     }
 
+    /**
+     * The switch the error asks for, if the view has a rung for it; else {@code orElse}, announced
+     * as exhausting the configured chain when there is one (no chain: the plain retry contract).
+     */
+    private record Fallback(FallbackView view, Classification classification, String error, Long retryAfterMs) {
+        boolean possible() {
+            return view.canSwitch(classification.errorClass());
+        }
+
+        RecoveryAction to(SwitchReason reason, int attempt) {
+            return new RecoveryAction.SwitchModel(reason, classification, classification.scope(), attempt, error,
+                    retryAfterMs);
+        }
+
+        RecoveryAction orElse(SwitchReason reason, int attempt, RecoveryAction orElse) {
+            if (possible()) {
+                return to(reason, attempt);
+            }
+            return view.exhausts() ? new RecoveryAction.FallbackExhausted(view.chainKey(), error, orElse) : orElse;
+        }
+    }
+
     /** Retry attempt {@code attempt} after the backoff, unless the server asks for a longer wait. */
     private static RecoveryAction retryOrRefuse(AgentMessage.Assistant last, int attempt, String error,
-            RetryConfig config, RecoveryAction afterRetry) {
+            RetryConfig config, RecoveryAction afterRetry, Fallback fallback) {
         Long hint = last.retryAfterMs();
         if (hint != null && hint > config.maxRetryDelayMs()) {
-            return new RecoveryAction.GiveUp(attempt - 1, "Provider requested retry delay " + hint
-                    + "ms, exceeding configured maximum " + config.maxRetryDelayMs() + "ms", afterRetry);
+            // An over-budget wait is no reason to stop when another model can serve now (FALLBACK §3).
+            return fallback.orElse(SwitchReason.TRANSIENT, 1, new RecoveryAction.GiveUp(attempt - 1,
+                    "Provider requested retry delay " + hint + "ms, exceeding configured maximum "
+                            + config.maxRetryDelayMs() + "ms", afterRetry));
         }
         return new RecoveryAction.Retry(attempt, config.backoffMs(attempt), error);
     }

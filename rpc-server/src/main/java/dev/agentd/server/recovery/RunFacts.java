@@ -15,6 +15,7 @@ import dev.agentd.server.compaction.CompactionConfig;
  * @param overflowRecoveryAttempted an overflow was already compacted for the current user message
  * @param otherCredentialFree another credential of the current provider is not blocked for this
  *     session (a usage limit then switches to it at once, SPEC §5.6)
+ * @param fallback the model-fallback view ({@link FallbackView#NONE} without chains)
  */
 public record RunFacts(
         AgentMessage.Assistant lastAssistant,
@@ -25,7 +26,20 @@ public record RunFacts(
         CompactionConfig compaction,
         long contextTokens,
         boolean overflowRecoveryAttempted,
-        boolean otherCredentialFree) {
+        boolean otherCredentialFree,
+        FallbackView fallback) {
+
+    public RunFacts {
+        fallback = fallback == null ? FallbackView.NONE : fallback;
+    }
+
+    /** Facts without model fallback. */
+    public RunFacts(AgentMessage.Assistant lastAssistant, int chainAttempt, RetryConfig config,
+            boolean retrySuppressed, long contextWindow, CompactionConfig compaction, long contextTokens,
+            boolean overflowRecoveryAttempted, boolean otherCredentialFree) {
+        this(lastAssistant, chainAttempt, config, retrySuppressed, contextWindow, compaction, contextTokens,
+                overflowRecoveryAttempted, otherCredentialFree, FallbackView.NONE);
+    }
 
     /** Facts without compaction (it disabled, context empty) and without a free credential. */
     public RunFacts(AgentMessage.Assistant lastAssistant, int chainAttempt, RetryConfig config,
@@ -37,6 +51,12 @@ public record RunFacts(
     /** The same facts with {@code otherCredentialFree} set. */
     public RunFacts withOtherCredentialFree(boolean free) {
         return new RunFacts(lastAssistant, chainAttempt, config, retrySuppressed, contextWindow, compaction,
-                contextTokens, overflowRecoveryAttempted, free);
+                contextTokens, overflowRecoveryAttempted, free, fallback);
+    }
+
+    /** The same facts with the fallback view {@code view}. */
+    public RunFacts withFallback(FallbackView view) {
+        return new RunFacts(lastAssistant, chainAttempt, config, retrySuppressed, contextWindow, compaction,
+                contextTokens, overflowRecoveryAttempted, otherCredentialFree, view);
     }
 }

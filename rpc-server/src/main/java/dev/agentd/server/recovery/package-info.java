@@ -5,6 +5,7 @@
  * {@link dev.agentd.server.recovery.RecoveryAction}) — which covers retrying, and compacting when
  * no retry starts. Nothing here sleeps, emits or mutates a session: {@code session} carries the
  * decisions out. May import {@code protocol}, {@code ai} (facts about provider replies),
- * {@code compaction} (its settings) and {@code config}.
+ * {@code compaction} (its settings), {@code fallback} (switch reasons, limit scopes, cooldown causes)
+ * and {@code config}.
  */
 package dev.agentd.server.recovery;

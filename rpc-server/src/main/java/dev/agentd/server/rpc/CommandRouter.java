@@ -135,11 +135,11 @@ public final class CommandRouter {
         on(Command.Bash.class, c -> session.bash(c.command()));
         on(Command.AbortBash.class, c -> run(session::abortBash));
         on(Command.Compact.class, c -> session.compact(c.customInstructions()));
-        unavailable(Command.GetFallbackState.class, "model fallback chains");
-        unavailable(Command.SetFallbackChain.class, "model fallback chains");
-        unavailable(Command.RemoveFallbackChain.class, "model fallback chains");
-        unavailable(Command.SetModelFallback.class, "model fallback chains");
-        unavailable(Command.SetFallbackRevertPolicy.class, "model fallback chains");
+        on(Command.GetFallbackState.class, c -> done(session.fallback().state()));
+        on(Command.SetFallbackChain.class, c -> done(session.fallback().setChain(c.key(), c.entries())));
+        on(Command.RemoveFallbackChain.class, c -> done(session.fallback().removeChain(c.key())));
+        on(Command.SetModelFallback.class, c -> run(() -> session.fallback().setEnabled(c.enabled())));
+        on(Command.SetFallbackRevertPolicy.class, c -> run(() -> session.fallback().setRevertPolicy(c.policy())));
 
         for (Class<?> type : Command.class.getPermittedSubclasses()) {
             if (type != Command.Prompt.class && !handlers.containsKey(type)) {

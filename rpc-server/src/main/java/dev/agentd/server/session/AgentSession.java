@@ -53,6 +53,8 @@ public final class AgentSession implements AutoCloseable {
     private final Compactor compactor;
     private final RunControl control;
     private final Recovery recovery;
+    private final FallbackControl fallback;
+    private final FallbackCommands fallbackCommands;
     private final AgentLoop loop;
     private final UserBash userBash;
     /** Finished RPC bash commands waiting to enter the context (before the next prompt). */
@@ -71,20 +73,36 @@ public final class AgentSession implements AutoCloseable {
      */
     public AgentSession(SessionContext context, SessionFile file, Model initialModel, ThinkingLevel initialThinking,
             UpdateMode updateMode) {
+        this(context, file, initialModel, initialThinking, updateMode, FallbackServices.DEFAULTS);
+    }
+
+    /** @param fallbackServices the process's model-fallback switches and debug log (FALLBACK §1, §7) */
+    public AgentSession(SessionContext context, SessionFile file, Model initialModel, ThinkingLevel initialThinking,
+            UpdateMode updateMode, FallbackServices fallbackServices) {
         this.context = context;
         this.updateMode = updateMode;
         SessionDefaults defaults = new SessionDefaults(context.settings());
         this.queues = new MessageQueues(defaults.steeringMode(), defaults.followUpMode());
         this.settings = new SettingsControl(context, queues);
         this.journal = new SessionJournal(file, context.sessionPaths(), context.cwd(), context.scheduler()::now);
-        this.models = new ModelControl(context, defaults, new ModelChangeRecorder(journal, bus), initialModel,
+        // The controller needs the model control it watches: it is handed over once both exist.
+        FallbackControl[] watcher = new FallbackControl[1];
+        this.models = new ModelControl(context, defaults,
+                FallbackControl.watching(new ModelChangeRecorder(journal, bus), () -> watcher[0]), initialModel,
                 initialThinking);
+        this.fallback = new FallbackControl(context, models, fallbackServices, bus::publish);
+        watcher[0] = fallback;
+        this.fallbackCommands = new FallbackCommands(context, fallback);
         this.calls = new ProviderCalls(context, models, this::sessionId);
         this.compactor = new Compactor(new Summarizer(calls::complete));
         this.control = new RunControl(bus::publish, context.scheduler());
         this.recovery = new Recovery(control, bus, conversation, queues, journal, compactor,
-                new RecoveryFacts(settings, models, context.auth(), this::sessionId),
-                token -> runThread.execute(() -> execute(List.of(), token)));
+                new RecoveryFacts(settings, models, context.auth(), this::sessionId, fallback), fallback,
+                // every continuation (after a backoff or a compaction) is a turn boundary: revert first
+                token -> runThread.execute(() -> {
+                    fallback.beforeAttempt();
+                    execute(List.of(), token);
+                }));
         this.loop = new AgentLoop(conversation, queues, context::tools, calls::stream, this::emit,
                 () -> this.updateMode == UpdateMode.FULL, context.scheduler()::now);
         this.userBash = new UserBash(context.cwd(), context.scheduler()::now, message -> {
@@ -108,6 +126,7 @@ public final class AgentSession implements AutoCloseable {
         if (event instanceof AgentEvent.MessageEnd end) {
             if (end.message() instanceof AgentMessage.User) {
                 recovery.userMessageDelivered();
+                fallback.resetTurn();
             } else if (end.message() instanceof AgentMessage.Assistant reply && !reply.stopReason().failed()) {
                 recovery.replySucceeded(reply);
             }
@@ -173,6 +192,7 @@ public final class AgentSession implements AutoCloseable {
                 return;
             }
             flushBash();
+            fallback.beforeAttempt();
         } catch (Throwable e) {
             recovery.crashed(token, e, false);
             return;
@@ -243,6 +263,7 @@ public final class AgentSession implements AutoCloseable {
                 CompactionResult result = compactor.compact(journal.file(), settings.compaction(),
                         customInstructions, CancellationToken.none());
                 conversation.replaceAll(journal.file().buildContext());
+                fallback.compactionApplied();
                 return result;
             } catch (CompactionException e) {
                 throw new IllegalStateException(e.getMessage());
@@ -285,6 +306,7 @@ public final class AgentSession implements AutoCloseable {
     private void adopt(SessionFile file, boolean fresh) {
         conversation.replaceAll(file.buildContext());
         control.resetChain();
+        fallback.reset();
         if (file.entries().isEmpty()) {
             ModelChoice choice = models.choice();
             journal.modelChanged(choice.model());
@@ -313,6 +335,11 @@ public final class AgentSession implements AutoCloseable {
 
     public SettingsControl settings() {
         return settings;
+    }
+
+    /** The model-fallback commands (FALLBACK §9). */
+    public FallbackCommands fallback() {
+        return fallbackCommands;
     }
 
     public List<AgentMessage> messages() {

@@ -38,13 +38,15 @@ final class Recovery {
     private final SessionJournal journal;
     private final Compactor compactor;
     private final RecoveryFacts facts;
+    private final FallbackControl fallback;
     private final Consumer<CancellationToken> continueRun;
     private volatile boolean compacting;
     /** An overflow was compacted since the last user message. */
     private volatile boolean overflowRecoveryAttempted;
 
     Recovery(RunControl control, EventBus bus, Conversation conversation, MessageQueues queues,
-            SessionJournal journal, Compactor compactor, RecoveryFacts facts, Consumer<CancellationToken> continueRun) {
+            SessionJournal journal, Compactor compactor, RecoveryFacts facts, FallbackControl fallback,
+            Consumer<CancellationToken> continueRun) {
         this.control = control;
         this.bus = bus;
         this.conversation = conversation;
@@ -52,6 +54,7 @@ final class Recovery {
         this.journal = journal;
         this.compactor = compactor;
         this.facts = facts;
+        this.fallback = fallback;
         this.continueRun = continueRun;
     }
 
@@ -70,7 +73,8 @@ final class Recovery {
 
     /** A reply succeeded: closes a retry chain; unless it overflowed, overflow recovery is allowed again. */
     void replySucceeded(AgentMessage.Assistant reply) {
-        control.replySucceeded();
+        // retry_fallback_succeeded precedes auto_retry_end{success:true} (FALLBACK §8)
+        control.replySucceeded(() -> fallback.succeeded().ifPresent(bus::publish));
         if (!OverflowDetector.isOverflow(reply, facts.contextWindow())) {
             overflowRecoveryAttempted = false;
         }
@@ -187,6 +191,34 @@ final class Recovery {
         }
 
         @Override
+        public Void switchModel(RecoveryAction.SwitchModel action) {
+            announce();
+            if (!fallback.apply(action)) {
+                // The rung the decision saw is gone (the settings changed meanwhile): end the run.
+                LOG.warn("no fallback model left to switch to; ending the run");
+                control.finish(() -> {
+                    if (control.chainOpen()) {
+                        control.giveUp(snapshot.chainAttempt(), action.errorMessage());
+                    }
+                    bus.publish(new AgentEvent.AgentEnd(List.of(), false));
+                    endPublished = true;
+                });
+                return null;
+            }
+            control.nextRung();
+            scheduleRetry(action.attempt(), 0, action.errorMessage());
+            return null;
+        }
+
+        @Override
+        public Void fallbackExhausted(RecoveryAction.FallbackExhausted action) {
+            fallback.noteExhausted(action.chainKey(), action.lastError());
+            announcements.add(() -> bus.publish(new AgentEvent.RetryFallbackExhausted(action.chainKey(),
+                    action.lastError())));
+            return action.then().accept(this);
+        }
+
+        @Override
         public Void compact(RecoveryAction.Compact action) {
             announce();
             autoCompact(action, snapshot.compaction(), token);
@@ -234,6 +266,7 @@ final class Recovery {
             compacting = false;
         }
         conversation.replaceAll(journal.file().buildContext());
+        fallback.compactionApplied();
         AgentEvent.AutoCompactionEnd end = new AgentEvent.AutoCompactionEnd(result, false, overflow, null);
         if ((overflow || queues.size() > 0) && !token.isCancelled()) {
             bus.publish(end);

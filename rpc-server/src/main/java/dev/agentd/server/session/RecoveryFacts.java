@@ -9,19 +9,23 @@ import java.util.function.Supplier;
 /**
  * The session as the recovery decision sees it: builds one {@link RunFacts} snapshot per decision
  * (settings, model and credentials read once, so the decision and its carrying-out agree), and
- * the one write the decision may ask for — blocking the credential in use.
+ * the one write the decision may ask for — blocking the credential in use. The fallback view
+ * comes from the session's {@link FallbackControl}.
  */
 final class RecoveryFacts {
     private final SettingsControl settings;
     private final ModelControl models;
     private final AuthStore auth;
     private final Supplier<String> sessionId;
+    private final FallbackControl fallback;
 
-    RecoveryFacts(SettingsControl settings, ModelControl models, AuthStore auth, Supplier<String> sessionId) {
+    RecoveryFacts(SettingsControl settings, ModelControl models, AuthStore auth, Supplier<String> sessionId,
+            FallbackControl fallback) {
         this.settings = settings;
         this.models = models;
         this.auth = auth;
         this.sessionId = sessionId;
+        this.fallback = fallback;
     }
 
     /** The facts of a run that ended with {@code last} (null when it produced no reply). */
@@ -30,7 +34,7 @@ final class RecoveryFacts {
         Model model = models.current();
         return new RunFacts(last, chain.attempt(), settings.retry(), chain.retrySuppressed(), model.contextWindow(),
                 settings.compaction(), contextTokens, overflowRecoveryAttempted,
-                auth.otherCredentialFree(model.provider(), sessionId.get()));
+                auth.otherCredentialFree(model.provider(), sessionId.get()), fallback.view());
     }
 
     /** The current model's context window (for overflow checks outside a decision). */

@@ -45,11 +45,22 @@ final class RetryChain {
 
     /** The first successful reply after retries began: the chain ends in success. */
     void succeedIfOpen() {
+        succeedIfOpen(() -> {});
+    }
+
+    /** Like {@link #succeedIfOpen()}, running {@code beforeEnd} (e.g. {@code retry_fallback_succeeded}) first. */
+    void succeedIfOpen(Runnable beforeEnd) {
         if (open) {
             int done = attempt;
             close();
+            beforeEnd.run();
             emit.accept(new AgentEvent.AutoRetryEnd(true, done, null));
         }
+    }
+
+    /** The chain moved to the next model; its attempts count from 1 again (see {@link #start}). */
+    void nextRung() {
+        rung++;
     }
 
     /** The chain ends in failure (or a retry is refused before one opened), reporting {@code reportedAttempt}. */

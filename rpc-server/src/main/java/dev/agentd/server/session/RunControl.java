@@ -111,8 +111,20 @@ final class RunControl {
 
     /** The first successful reply after retries began ends the chain in success. */
     void replySucceeded() {
+        replySucceeded(() -> {});
+    }
+
+    /** {@link #replySucceeded()}, running {@code beforeEnd} just before an open chain's success end. */
+    void replySucceeded(Runnable beforeEnd) {
         synchronized (lock) {
-            chain.succeedIfOpen();
+            chain.succeedIfOpen(beforeEnd);
+        }
+    }
+
+    /** The chain continues on another model (a fallback switch). */
+    void nextRung() {
+        synchronized (lock) {
+            chain.nextRung();
         }
     }
 

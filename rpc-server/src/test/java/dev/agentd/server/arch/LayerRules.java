@@ -56,7 +56,7 @@ final class LayerRules {
         t.put("ai.anthropic", List.of(PROTOCOL, "ai", "ai.http", "ai.sse", "ai.catalog", "runtime"));
         t.put("ai.openai", List.of(PROTOCOL, "ai", "ai.http", "ai.sse", "ai.catalog", "runtime"));
         t.put("ai.wiring", List.of("ai", "ai.http", "ai.anthropic", "ai.openai", "runtime"));
-        t.put("recovery", List.of(PROTOCOL, "ai", "compaction", "config"));
+        t.put("recovery", List.of(PROTOCOL, "ai", "compaction", "fallback", "config"));
         t.put("compaction", List.of(PROTOCOL, "config", "runtime"));
         t.put("fallback", List.of(PROTOCOL, "ai", "config", "runtime"));
         t.put("config", List.of(PROTOCOL, "runtime"));

@@ -174,14 +174,20 @@ class RpcProtocolIT {
     }
 
     @Test
-    void unavailableCommandsFailClearlyInsteadOfFakingSuccess() throws IOException {
+    void fallbackCommandsAnswerAndAnInvalidChainIsRefusedWithItsWarning() throws IOException {
         start(null);
         JsonNode fallback = daemon.request(command("get_fallback_state", "f1"));
-        assertFalse(fallback.path("success").asBoolean());
-        assertTrue(fallback.path("error").asText().contains("not available yet"), fallback.toString());
-        JsonNode chain = daemon.request(command("set_model_fallback", "f2", "enabled", false));
-        assertFalse(chain.path("success").asBoolean());
-        assertEquals("set_model_fallback", chain.path("command").asText());
+        assertTrue(fallback.path("success").asBoolean(), fallback.toString());
+        assertTrue(fallback.path("data").path("enabled").asBoolean(), fallback.toString());
+        assertEquals("cooldown-expiry", fallback.path("data").path("revertPolicy").asText());
+        JsonNode refused = daemon.request(command("set_fallback_chain", "f2", "key", "faux/faux-1",
+                "entries", java.util.List.of("nope/unknown-model")));
+        assertFalse(refused.path("success").asBoolean(), refused.toString());
+        assertEquals("set_fallback_chain", refused.path("command").asText());
+        assertTrue(refused.path("error").asText().contains("nope/unknown-model"), refused.toString());
+        JsonNode toggled = daemon.request(command("set_model_fallback", "f3", "enabled", false));
+        assertTrue(toggled.path("success").asBoolean(), toggled.toString());
+        assertFalse(daemon.request(command("get_fallback_state", "f4")).path("data").path("enabled").asBoolean());
     }
 
     @Test

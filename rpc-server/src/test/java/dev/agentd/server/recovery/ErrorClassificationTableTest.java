@@ -1,5 +1,7 @@
 package dev.agentd.server.recovery;
 
+import dev.agentd.server.fallback.LimitScope;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.agentd.protocol.message.AgentMessage;

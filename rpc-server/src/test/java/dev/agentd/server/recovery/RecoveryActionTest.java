@@ -21,7 +21,10 @@ class RecoveryActionTest {
             new RecoveryAction.BlockCredential(null, new RecoveryAction.Finish()),
             new RecoveryAction.Compact(RecoveryAction.Compact.OVERFLOW),
             new RecoveryAction.CompactionFailed("e"),
-            new RecoveryAction.GiveUp(0, "e", new RecoveryAction.Finish()));
+            new RecoveryAction.GiveUp(0, "e", new RecoveryAction.Finish()),
+            new RecoveryAction.SwitchModel(dev.agentd.server.fallback.SwitchReason.TRANSIENT,
+                    Classification.of(ErrorClass.TRANSIENT), null, 1, "e", null),
+            new RecoveryAction.FallbackExhausted("k", "e", new RecoveryAction.Finish()));
 
     /** Answers the simple name of the record type its method is declared for. */
     private static final RecoveryAction.Handler<String> NAMES = new RecoveryAction.Handler<>() {
@@ -58,6 +61,16 @@ class RecoveryActionTest {
         @Override
         public String giveUp(RecoveryAction.GiveUp action) {
             return "GiveUp";
+        }
+
+        @Override
+        public String switchModel(RecoveryAction.SwitchModel action) {
+            return "SwitchModel";
+        }
+
+        @Override
+        public String fallbackExhausted(RecoveryAction.FallbackExhausted action) {
+            return "FallbackExhausted";
         }
     };
 

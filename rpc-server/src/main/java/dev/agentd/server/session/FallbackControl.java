@@ -1,0 +1,366 @@
+package dev.agentd.server.session;
+
+import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.protocol.model.Model;
+import dev.agentd.protocol.model.ThinkingLevel;
+import dev.agentd.protocol.response.Results;
+import dev.agentd.server.fallback.Candidate;
+import dev.agentd.server.fallback.CandidateScan;
+import dev.agentd.server.fallback.Catalog;
+import dev.agentd.server.fallback.Chains;
+import dev.agentd.server.fallback.ChainsMemo;
+import dev.agentd.server.fallback.CooldownCause;
+import dev.agentd.server.fallback.Cooldowns;
+import dev.agentd.server.fallback.FallbackLog;
+import dev.agentd.server.fallback.FallbackSettings;
+import dev.agentd.server.fallback.LimitScope;
+import dev.agentd.server.fallback.Pins;
+import dev.agentd.server.fallback.RevertRule;
+import dev.agentd.server.fallback.SwitchReason;
+import dev.agentd.server.recovery.CooldownCauses;
+import dev.agentd.server.recovery.ErrorClass;
+import dev.agentd.server.recovery.FallbackView;
+import dev.agentd.server.recovery.RecoveryAction;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The session's model-fallback controller (FALLBACK §5; docs/ARCHITECTURE.md §4): the only impure
+ * part of fallback. It holds the turn's tried set and rejected providers, the episode in progress,
+ * and the session's cooldowns (monotonic clock, jitter from the session's random source); it asks
+ * the pure pieces ({@link CandidateScan}, {@link Pins}, {@link RevertRule}) and carries their
+ * answers out through {@link ModelControl} (never persisted as the default; journalled as
+ * {@code model_change{reason:"fallback"}}), the event bus and {@code fallback.log}.
+ *
+ * <p>Decisions taken here (the design leaves them open): the failed model joins the tried set, so
+ * a chain never loops back within a turn; account-wide and model-wide exhaustion are kept in the
+ * cooldown map under {@code account:<provider>} and {@code exhausted:<provider>/<id>} with the
+ * usage-limit duration (that is what "unusable" means for the stranded-revert rule); circuits
+ * (the next issue) are seen as always closed. All state is guarded by {@code this}.
+ */
+public final class FallbackControl {
+    private static final Logger LOG = LoggerFactory.getLogger(FallbackControl.class);
+    private static final String ACCOUNT = "account:";
+    private static final String EXHAUSTED = "exhausted:";
+
+    /** The episode in progress (FALLBACK §5.1). {@code lastApplied} is null once the user changed the level. */
+    private record Episode(String chainKey, String currentEntry, Model original, ThinkingLevel originalThinking,
+            ThinkingLevel lastApplied, Pins pins) {}
+
+    private final SessionContext context;
+    private final ModelControl models;
+    private final FallbackServices services;
+    private final Consumer<AgentEvent> emit;
+    private final Catalog catalog;
+    private final ChainsMemo memo = new ChainsMemo();
+    private final Cooldowns cooldowns;
+    private final Set<String> tried = new HashSet<>();
+    private final Set<String> rejectedProviders = new HashSet<>();
+    private Episode episode;
+
+    FallbackControl(SessionContext context, ModelControl models, FallbackServices services, Consumer<AgentEvent> emit) {
+        this.context = context;
+        this.models = models;
+        this.services = services;
+        this.emit = emit;
+        this.catalog = Catalog.of(context.models());
+        this.cooldowns = new Cooldowns(context.random());
+    }
+
+    /** A model-control observer that also tells this controller about user changes. */
+    static ModelControl.Observer watching(ModelControl.Observer inner, java.util.function.Supplier<FallbackControl> self) {
+        return new ModelControl.Observer() {
+            @Override
+            public void modelChanged(ModelControl.Switched change) {
+                inner.modelChanged(change);
+                FallbackControl control = self.get();
+                if (control != null && !change.source().fallback()) {
+                    control.clearForModelChange(change.now().model(), change.source());
+                }
+            }
+
+            @Override
+            public void thinkingChanged(ModelChoice now) {
+                inner.thinkingChanged(now);
+                FallbackControl control = self.get();
+                if (control != null) {
+                    control.noteManualThinkingLevel();
+                }
+            }
+        };
+    }
+
+    // --- what the decision sees ----------------------------------------------------------------
+
+    FallbackSettings settings() {
+        return services.settings(context.settings().current());
+    }
+
+    private Chains chains(FallbackSettings settings) {
+        return memo.get(settings.chains(), catalog, this::hasCredential);
+    }
+
+    /** The view for one end-of-run decision. */
+    synchronized FallbackView view() {
+        FallbackSettings settings = settings();
+        if (!settings.enabled()) {
+            return FallbackView.NONE;
+        }
+        Chains chains = chains(settings);
+        ModelChoice choice = models.choice();
+        Optional<String> key = chains.keyFor(choice.model(), choice.effective(), episodeKey());
+        if (key.isEmpty()) {
+            return new FallbackView(true, null, false, false, episode != null);
+        }
+        long now = context.scheduler().monotonicMs();
+        boolean any = scan(chains, key.get(), choice, now, false).next().isPresent();
+        boolean offProvider = any && scan(chains, key.get(), choice, now, true).next().isPresent();
+        return new FallbackView(true, key.get(), any, offProvider, episode != null);
+    }
+
+    private String episodeKey() {
+        return episode == null ? null : episode.chainKey();
+    }
+
+    private CandidateScan.Scan scan(Chains chains, String key, ModelChoice choice, long now, boolean skipOwnProvider) {
+        // The entry the episode switched to names its thinking level; a model changed since then does not.
+        String current = episode != null && catalog.resolve(episode.currentEntry())
+                .map(resolved -> resolved.model().selector().equalsIgnoreCase(choice.model().selector()))
+                .orElse(false) ? episode.currentEntry() : choice.model().selector();
+        String ownProvider = choice.model().provider();
+        CandidateScan.View view = CandidateScan.View.of(choice.model(), choice.effective())
+                .withTried(base -> tried.contains(lower(base)))
+                .withCooling(base -> cooldowns.isCooling(base, now) || cooldowns.isCooling(EXHAUSTED + base, now))
+                .withCredentials(this::hasCredential)
+                .withAccountSpent(provider -> cooldowns.isCooling(ACCOUNT + provider, now))
+                .withCredentialRejected(provider -> rejectedProviders.contains(lower(provider))
+                        || (skipOwnProvider && provider.equalsIgnoreCase(ownProvider)));
+        return CandidateScan.scan(key, chains.candidatesAfter(key, current), catalog, view);
+    }
+
+    private boolean hasCredential(String provider) {
+        return catalog.models().stream().filter(model -> model.provider().equals(provider)).findFirst()
+                .map(models::usable).orElse(false);
+    }
+
+    // --- switching -----------------------------------------------------------------------------
+
+    /**
+     * Carries out a switch the policy decided (FALLBACK §5.3): marks what the failure says about
+     * the current model, scans, switches, and announces {@code retry_fallback_applied}.
+     *
+     * @return false when no rung is left after all (the settings changed since the decision)
+     */
+    synchronized boolean apply(RecoveryAction.SwitchModel action) {
+        FallbackSettings settings = settings();
+        Chains chains = chains(settings);
+        ModelChoice choice = models.choice();
+        Model from = choice.model();
+        Optional<String> key = chains.keyFor(from, choice.effective(), episodeKey());
+        if (!settings.enabled() || key.isEmpty()) {
+            return false;
+        }
+        long now = context.scheduler().monotonicMs();
+        String base = from.selector();
+        noteFailure(action, from, now);
+        tried.add(lower(base));
+        CandidateScan.Scan scan = scan(chains, key.get(), choice, now, false);
+        scan.skips().forEach(skip -> services.log().debug("candidate_skipped", Map.of("candidate", skip.candidate(),
+                "skipReason", skip.reason().wire(), "chainKey", key.get())));
+        if (scan.next().isEmpty()) {
+            return false;
+        }
+        Candidate candidate = scan.next().get();
+        if (action.reason() != SwitchReason.REFUSAL) {
+            // A refusal says nothing about the model's health: it does not cool down.
+            CooldownCause cause = CooldownCauses.of(action.classification(), action.errorMessage());
+            long hint = action.retryAfterMs() == null ? 0 : action.retryAfterMs();
+            long duration = cooldowns.note(base, cause, hint, now);
+            services.log().info("cooldown_noted", data("selector", base, "durationMs", duration,
+                    "errorMessage", action.errorMessage()));
+        }
+        Model original = episode != null ? episode.original() : from;
+        ThinkingLevel originalThinking = episode != null ? episode.originalThinking() : choice.preferred();
+        Pins pins = (episode != null ? episode.pins() : Pins.NONE)
+                .afterSwitch(action.reason(), action.limit(), base, original.selector());
+        ModelChoice now2 = models.switchTo(candidate.model(), candidate.thinking(), ModelControl.Source.FALLBACK,
+                false, original);
+        tried.add(lower(candidate.model().selector()));
+        episode = new Episode(candidate.chainKey(), candidate.selector(), original, originalThinking,
+                now2.effective(), pins);
+        String limit = action.limit() == null ? null : action.limit().wire();
+        services.log().info("fallback_applied", data("from", base, "to", candidate.selector(), "chainKey",
+                candidate.chainKey(), "reason", action.reason().wire(), "limit", limit,
+                "errorMessage", action.errorMessage()));
+        emit.accept(new AgentEvent.RetryFallbackApplied(base, candidate.selector(), candidate.chainKey(),
+                action.reason().wire(), limit));
+        return true;
+    }
+
+    /** What the failure says about {@code from} for the rest of the turn (provider skips, exhaustion). */
+    private void noteFailure(RecoveryAction.SwitchModel action, Model from, long now) {
+        ErrorClass errorClass = action.classification().errorClass();
+        if (errorClass == ErrorClass.CREDENTIAL_REJECTED) {
+            rejectedProviders.add(lower(from.provider()));
+        }
+        long hint = action.retryAfterMs() == null ? 0 : action.retryAfterMs();
+        if (action.limit() == LimitScope.ACCOUNT) {
+            cooldowns.note(ACCOUNT + from.provider(), CooldownCause.USAGE_BILLING_QUOTA, hint, now);
+        } else if (action.limit() == LimitScope.MODEL || errorClass == ErrorClass.BILLING
+                || errorClass == ErrorClass.QUOTA) {
+            cooldowns.note(EXHAUSTED + from.selector(), CooldownCause.USAGE_BILLING_QUOTA, hint, now);
+        }
+    }
+
+    /** A wanted switch found no rung: logged (the event is the carrier's). */
+    void noteExhausted(String chainKey, String lastError) {
+        services.log().warn("fallback_exhausted", data("chainKey", chainKey, "errorMessage", lastError));
+    }
+
+    /** A reply succeeded while a chain was open: the success event of an episode, if one is active. */
+    synchronized Optional<AgentEvent.RetryFallbackSucceeded> succeeded() {
+        if (episode == null) {
+            return Optional.empty();
+        }
+        services.log().info("fallback_succeeded", data("model", models.current().selector(), "chainKey",
+                episode.chainKey()));
+        return Optional.of(new AgentEvent.RetryFallbackSucceeded(models.current().selector(), episode.chainKey()));
+    }
+
+    // --- turn boundaries -----------------------------------------------------------------------
+
+    /** A new user message: a fresh tried set and no rejected providers (FALLBACK §5.1). */
+    synchronized void resetTurn() {
+        tried.clear();
+        rejectedProviders.clear();
+    }
+
+    /**
+     * The before-attempt boundary (prompt start, after each backoff): reverts to the original when
+     * {@link RevertRule} says so. Never throws: a failed revert drops the episode and is logged.
+     */
+    synchronized void beforeAttempt() {
+        if (episode == null) {
+            return;
+        }
+        try {
+            revertIfDue();
+        } catch (RuntimeException e) {
+            LOG.warn("fallback revert failed: {}", e.toString());
+            episode = null;
+        }
+    }
+
+    private void revertIfDue() {
+        long now = context.scheduler().monotonicMs();
+        Model current = models.current();
+        Model original = episode.original();
+        boolean originalUsable = catalog.find(original.provider(), original.id()).isPresent()
+                && models.usable(original) && !unusable(original, now);
+        long coolingUntil = now + cooldowns.remainingMs(original.selector(), now);
+        RevertRule.Facts facts = new RevertRule.Facts(true, episode.pins(), originalUsable, unusable(current, now),
+                coolingUntil == now ? 0 : coolingUntil, RevertRule.Circuit.NONE);
+        RevertRule.Decision decision = RevertRule.decide(facts, settings().revertPolicy(), now);
+        String cause;
+        if (decision instanceof RevertRule.RevertAtOnce atOnce) {
+            cause = atOnce.cause();
+        } else if (decision instanceof RevertRule.Revert) {
+            cause = null;
+        } else {
+            return;
+        }
+        ThinkingLevel thinking = RevertRule.thinkingOnRevert(models.thinkingLevel(), episode.lastApplied(),
+                episode.originalThinking());
+        Episode ended = episode;
+        episode = null;
+        models.switchTo(original, thinking, ModelControl.Source.FALLBACK_REVERT, false, original);
+        services.log().info("fallback_reverted", data("from", current.selector(), "to", original.selector(),
+                "chainKey", ended.chainKey(), "trigger", cause == null ? "cooldown-expiry" : cause));
+        emit.accept(new AgentEvent.RetryFallbackReverted(current.selector(), original.selector(), cause));
+    }
+
+    private boolean unusable(Model model, long now) {
+        return cooldowns.isCooling(ACCOUNT + model.provider(), now) || cooldowns.isCooling(EXHAUSTED + model.selector(), now);
+    }
+
+    /** A compaction rewrote the context: a refusal pin is released (billing pins never are). */
+    synchronized void compactionApplied() {
+        if (episode != null && episode.pins().byRefusal()) {
+            episode = new Episode(episode.chainKey(), episode.currentEntry(), episode.original(),
+                    episode.originalThinking(), episode.lastApplied(), episode.pins().afterCompaction());
+            services.log().info("refusal_pin_released", data("chainKey", episode.chainKey(), "originalSelector",
+                    episode.original().selector(), "trigger", "compaction"));
+        }
+    }
+
+    /** The user (set_model, cycle_model) or a resumed session chose a model: the episode ends (§5.3). */
+    synchronized void clearForModelChange(Model chosen, ModelControl.Source source) {
+        if (episode != null) {
+            services.log().info("fallback_cleared_manual", data("selector", chosen.selector(), "trigger", source.wire()));
+        }
+        episode = null;
+        cooldowns.clear(chosen.selector());
+        cooldowns.clear(EXHAUSTED + chosen.selector());
+        cooldowns.clear(ACCOUNT + chosen.provider());
+    }
+
+    synchronized void noteManualThinkingLevel() {
+        if (episode != null) {
+            episode = new Episode(episode.chainKey(), episode.currentEntry(), episode.original(),
+                    episode.originalThinking(), null, episode.pins());
+        }
+    }
+
+    /** A new or switched session file: no episode, no turn state (cooldowns are the session's, kept). */
+    synchronized void reset() {
+        episode = null;
+        resetTurn();
+    }
+
+    // --- commands (FALLBACK §9) ----------------------------------------------------------------
+
+    /** {@code get_fallback_state}. */
+    public synchronized Results.FallbackState state() {
+        FallbackSettings settings = settings();
+        long now = context.scheduler().monotonicMs();
+        Results.FallbackEpisode active = episode == null ? null : new Results.FallbackEpisode(episode.chainKey(),
+                episode.original().selector(), episode.pins().pinned(), episode.pins().reason());
+        List<Results.FallbackCooldown> cooling = cooldowns.snapshot(now).stream()
+                .filter(entry -> !entry.selector().startsWith(ACCOUNT) && !entry.selector().startsWith(EXHAUSTED))
+                .map(entry -> new Results.FallbackCooldown(entry.selector(), entry.remainingMs())).toList();
+        return new Results.FallbackState(settings.enabled(), settings.revertPolicy().wire(),
+                chains(settings).asMap(), active, cooling, List.of(),
+                services.warnings(context.settings().current(), catalog));
+    }
+
+    /** Validation warnings for {@code entries} as the chain {@code key} (empty = it may be saved). */
+    List<String> validate(String key, List<String> entries) {
+        var node = dev.agentd.protocol.json.Json.mapper().createObjectNode();
+        var array = node.putArray(key);
+        entries.forEach(array::add);
+        return Chains.validate(node, catalog);
+    }
+
+    /** {@code data} without null values (a log record lists only what is known). */
+    private static Map<String, Object> data(Object... pairs) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < pairs.length; i += 2) {
+            if (pairs[i + 1] != null) {
+                data.put((String) pairs[i], pairs[i + 1]);
+            }
+        }
+        return data;
+    }
+
+    private static String lower(String text) {
+        return text.toLowerCase(Locale.ROOT);
+    }
+}
