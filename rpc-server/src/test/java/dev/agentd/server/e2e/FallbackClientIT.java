@@ -88,14 +88,19 @@ class FallbackClientIT {
         assertEquals(List.of(), initial.warnings());
         assertEquals(null, initial.active());
 
-        client.setFallbackChain("faux/faux-1", List.of("faux/faux-2"));
+        Results.FallbackState saved = client.setFallbackChain("faux/faux-1", List.of("faux/faux-2"));
+        assertEquals(List.of("faux/faux-2"), saved.chains().get("faux/faux-1"), "answered with the new state");
         assertEquals(List.of("faux/faux-2"), client.getFallbackState().chains().get("faux/faux-1"));
         assertEquals("[\"faux/faux-2\"]",
                 globalSettings().path("retry").path("fallbackChains").path("faux/faux-1").toString());
 
-        client.removeFallbackChain("faux/faux-1");
+        assertFalse(client.removeFallbackChain("faux/faux-1").chains().containsKey("faux/faux-1"));
         assertFalse(client.getFallbackState().chains().containsKey("faux/faux-1"));
         assertTrue(globalSettings().path("retry").path("fallbackChains").path("faux/faux-1").isMissingNode());
+
+        client.setFallbackChain("faux/faux-1", List.of());
+        assertEquals("[]", globalSettings().path("retry").path("fallbackChains").path("faux/faux-1").toString(),
+                "an empty chain is saved as a tombstone");
     }
 
     @Test

@@ -275,15 +275,19 @@ class FallbackIT {
 
         List<JsonNode> changes = java.nio.file.Files.readAllLines(file).stream().map(FallbackIT::parse)
                 .filter(entry -> "model_change".equals(entry.path("type").asText())).toList();
-        assertEquals(1, changes.size(), changes.toString());
-        JsonNode change = changes.get(0);
+        assertEquals(2, changes.size(), "the session's first model, then the switch: " + changes);
+        assertTrue(changes.get(0).path("reason").isMissingNode(), changes.toString());
+        assertEquals("alpha-1", changes.get(0).path("modelId").asText());
+        JsonNode change = changes.get(1);
         assertEquals("beta", change.path("provider").asText());
         assertEquals("beta-1", change.path("modelId").asText());
         assertEquals("fallback", change.path("reason").asText());
         assertEquals("alpha", change.path("originalProvider").asText());
         assertEquals("alpha-1", change.path("originalModelId").asText());
-        assertFalse(java.nio.file.Files.readString(rig.agentDir.resolve("settings.json")).contains("beta"),
-                "a fallback is not saved as the default model");
+        JsonNode settings = parse(java.nio.file.Files.readString(rig.agentDir.resolve("settings.json")));
+        assertFalse(settings.path("defaultProvider").asText().equals("beta")
+                || settings.path("defaultModel").asText().equals("beta-1"),
+                "a fallback is not saved as the default model: " + settings);
 
         rig.start(false, Map.of(), "--continue");
         assertEquals(file.toString(), rig.data("get_state").path("sessionFile").asText());
