@@ -192,8 +192,10 @@ class FallbackIT {
     @ValueSource(strings = {"cooldown-expiry", "never"})
     void theFallbackRevertsAfterThePrimarysCooldownUnlessThePolicyIsNever(String policy) throws IOException {
         start(retrySettings(0, ONE_RUNG + ",\"fallbackRevertPolicy\":\"" + policy + "\""), "--no-session");
-        // Retry-After sets the primary's cooldown (FALLBACK §5.4): short, so the test need not wait long
-        rig.alpha.enqueue(FallbackRig.alphaOverloadedRetryAfter(300), alphaText("Alpha is back."));
+        // Retry-After sets the primary's cooldown (FALLBACK §5.4): short, so the test need not wait
+        // long, yet far longer than the zero-delay hop to beta takes on a loaded machine (the
+        // boundary after that hop must still find the primary cooling)
+        rig.alpha.enqueue(FallbackRig.alphaOverloadedRetryAfter(2_000), alphaText("Alpha is back."));
         rig.beta.enqueue(betaText("Beta meanwhile."), betaText("Beta stays."));
         rig.promptAndSettle("hello");
         assertEquals("beta/beta-1", rig.model());
