@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.agentd.protocol.command.Command;
 import dev.agentd.protocol.json.Json;
-import dev.agentd.protocol.json.WireTypes;
 import dev.agentd.protocol.response.Response;
 import dev.agentd.protocol.response.Results;
 import dev.agentd.server.agent.MessageQueues;
@@ -157,12 +156,6 @@ public final class CommandRouter {
     @SuppressWarnings("unchecked")
     private <C extends Command> void on(Class<C> type, Function<C, CompletionStage<?>> handler) {
         handlers.put(type, command -> handler.apply((C) command));
-    }
-
-    private void unavailable(Class<? extends Command> type, String subsystem) {
-        String name = WireTypes.nameOf(type);
-        on(type, c -> CompletableFuture.failedFuture(new UnsupportedOperationException(
-                name + " is not available yet: it arrives with " + subsystem)));
     }
 
     private static CompletionStage<Object> done(Object data) {

@@ -54,7 +54,6 @@ public final class AgentSession implements AutoCloseable {
     private final RunControl control;
     private final Recovery recovery;
     private final FallbackControl fallback;
-    private final FallbackCommands fallbackCommands;
     private final AgentLoop loop;
     private final UserBash userBash;
     /** Finished RPC bash commands waiting to enter the context (before the next prompt). */
@@ -92,17 +91,12 @@ public final class AgentSession implements AutoCloseable {
                 initialThinking);
         this.fallback = new FallbackControl(context, models, fallbackServices, bus::publish);
         watcher[0] = fallback;
-        this.fallbackCommands = new FallbackCommands(context, fallback);
         this.calls = new ProviderCalls(context, models, this::sessionId);
         this.compactor = new Compactor(new Summarizer(calls::complete));
         this.control = new RunControl(bus::publish, context.scheduler());
         this.recovery = new Recovery(control, bus, conversation, queues, journal, compactor,
                 new RecoveryFacts(settings, models, context.auth(), this::sessionId, fallback), fallback,
-                // every continuation (after a backoff or a compaction) is a turn boundary: revert first
-                token -> runThread.execute(() -> {
-                    fallback.beforeAttempt();
-                    execute(List.of(), token);
-                }));
+                token -> runThread.execute(() -> execute(List.of(), token)));
         this.loop = new AgentLoop(conversation, queues, context::tools, calls::stream, this::emit,
                 () -> this.updateMode == UpdateMode.FULL, context.scheduler()::now);
         this.userBash = new UserBash(context.cwd(), context.scheduler()::now, message -> {
@@ -339,7 +333,7 @@ public final class AgentSession implements AutoCloseable {
 
     /** The model-fallback commands (FALLBACK §9). */
     public FallbackCommands fallback() {
-        return fallbackCommands;
+        return new FallbackCommands(context, fallback);
     }
 
     public List<AgentMessage> messages() {

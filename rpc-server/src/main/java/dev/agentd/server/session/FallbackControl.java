@@ -28,6 +28,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * a chain never loops back within a turn; account-wide and model-wide exhaustion are kept in the
  * cooldown map under {@code account:<provider>} and {@code exhausted:<provider>/<id>} with the
  * usage-limit duration (that is what "unusable" means for the stranded-revert rule); circuits
- * (the next issue) are seen as always closed. All state is guarded by {@code this}.
+ * (the next issue) are seen as always closed. Turn state is guarded by {@code this}; the episode is
+ * an atomic reference (see {@link #active}).
  */
 public final class FallbackControl {
     private static final Logger LOG = LoggerFactory.getLogger(FallbackControl.class);
@@ -64,7 +66,13 @@ public final class FallbackControl {
     private final Cooldowns cooldowns;
     private final Set<String> tried = new HashSet<>();
     private final Set<String> rejectedProviders = new HashSet<>();
-    private Episode episode;
+    /**
+     * Written by the run thread under {@code this} and, lock-free, by user model changes: those
+     * arrive under ModelControl's write lock, which a switch made here holds while it notifies, so
+     * taking {@code this} there could deadlock. A switch therefore publishes its episode before
+     * switching, and a later user change clears it.
+     */
+    private final AtomicReference<Episode> active = new AtomicReference<>();
 
     FallbackControl(SessionContext context, ModelControl models, FallbackServices services, Consumer<AgentEvent> emit) {
         this.context = context;
@@ -116,21 +124,23 @@ public final class FallbackControl {
         }
         Chains chains = chains(settings);
         ModelChoice choice = models.choice();
-        Optional<String> key = chains.keyFor(choice.model(), choice.effective(), episodeKey());
+        Episode episode = active.get();
+        Optional<String> key = chains.keyFor(choice.model(), choice.effective(), episodeKey(episode));
         if (key.isEmpty()) {
             return new FallbackView(true, null, false, false, episode != null);
         }
         long now = context.scheduler().monotonicMs();
-        boolean any = scan(chains, key.get(), choice, now, false).next().isPresent();
-        boolean offProvider = any && scan(chains, key.get(), choice, now, true).next().isPresent();
+        boolean any = scan(chains, key.get(), choice, episode, now, false).next().isPresent();
+        boolean offProvider = any && scan(chains, key.get(), choice, episode, now, true).next().isPresent();
         return new FallbackView(true, key.get(), any, offProvider, episode != null);
     }
 
-    private String episodeKey() {
+    private static String episodeKey(Episode episode) {
         return episode == null ? null : episode.chainKey();
     }
 
-    private CandidateScan.Scan scan(Chains chains, String key, ModelChoice choice, long now, boolean skipOwnProvider) {
+    private CandidateScan.Scan scan(Chains chains, String key, ModelChoice choice, Episode episode, long now,
+            boolean skipOwnProvider) {
         // The entry the episode switched to names its thinking level; a model changed since then does not.
         String current = episode != null && catalog.resolve(episode.currentEntry())
                 .map(resolved -> resolved.model().selector().equalsIgnoreCase(choice.model().selector()))
@@ -164,7 +174,8 @@ public final class FallbackControl {
         Chains chains = chains(settings);
         ModelChoice choice = models.choice();
         Model from = choice.model();
-        Optional<String> key = chains.keyFor(from, choice.effective(), episodeKey());
+        Episode episode = active.get();
+        Optional<String> key = chains.keyFor(from, choice.effective(), episodeKey(episode));
         if (!settings.enabled() || key.isEmpty()) {
             return false;
         }
@@ -172,7 +183,7 @@ public final class FallbackControl {
         String base = from.selector();
         noteFailure(action, from, now);
         tried.add(lower(base));
-        CandidateScan.Scan scan = scan(chains, key.get(), choice, now, false);
+        CandidateScan.Scan scan = scan(chains, key.get(), choice, episode, now, false);
         scan.skips().forEach(skip -> services.log().debug("candidate_skipped", Map.of("candidate", skip.candidate(),
                 "skipReason", skip.reason().wire(), "chainKey", key.get())));
         if (scan.next().isEmpty()) {
@@ -191,11 +202,10 @@ public final class FallbackControl {
         ThinkingLevel originalThinking = episode != null ? episode.originalThinking() : choice.preferred();
         Pins pins = (episode != null ? episode.pins() : Pins.NONE)
                 .afterSwitch(action.reason(), action.limit(), base, original.selector());
-        ModelChoice now2 = models.switchTo(candidate.model(), candidate.thinking(), ModelControl.Source.FALLBACK,
-                false, original);
         tried.add(lower(candidate.model().selector()));
-        episode = new Episode(candidate.chainKey(), candidate.selector(), original, originalThinking,
-                now2.effective(), pins);
+        active.set(new Episode(candidate.chainKey(), candidate.selector(), original, originalThinking,
+                ModelChoice.of(candidate.model(), candidate.thinking()).effective(), pins));
+        models.switchTo(candidate.model(), candidate.thinking(), ModelControl.Source.FALLBACK, false, original);
         String limit = action.limit() == null ? null : action.limit().wire();
         services.log().info("fallback_applied", data("from", base, "to", candidate.selector(), "chainKey",
                 candidate.chainKey(), "reason", action.reason().wire(), "limit", limit,
@@ -226,7 +236,8 @@ public final class FallbackControl {
     }
 
     /** A reply succeeded while a chain was open: the success event of an episode, if one is active. */
-    synchronized Optional<AgentEvent.RetryFallbackSucceeded> succeeded() {
+    Optional<AgentEvent.RetryFallbackSucceeded> succeeded() {
+        Episode episode = active.get();
         if (episode == null) {
             return Optional.empty();
         }
@@ -248,18 +259,19 @@ public final class FallbackControl {
      * {@link RevertRule} says so. Never throws: a failed revert drops the episode and is logged.
      */
     synchronized void beforeAttempt() {
+        Episode episode = active.get();
         if (episode == null) {
             return;
         }
         try {
-            revertIfDue();
+            revertIfDue(episode);
         } catch (RuntimeException e) {
             LOG.warn("fallback revert failed: {}", e.toString());
-            episode = null;
+            active.set(null);
         }
     }
 
-    private void revertIfDue() {
+    private void revertIfDue(Episode episode) {
         long now = context.scheduler().monotonicMs();
         Model current = models.current();
         Model original = episode.original();
@@ -279,11 +291,12 @@ public final class FallbackControl {
         }
         ThinkingLevel thinking = RevertRule.thinkingOnRevert(models.thinkingLevel(), episode.lastApplied(),
                 episode.originalThinking());
-        Episode ended = episode;
-        episode = null;
+        if (!active.compareAndSet(episode, null)) {
+            return; // the user chose a model meanwhile
+        }
         models.switchTo(original, thinking, ModelControl.Source.FALLBACK_REVERT, false, original);
         services.log().info("fallback_reverted", data("from", current.selector(), "to", original.selector(),
-                "chainKey", ended.chainKey(), "trigger", cause == null ? "cooldown-expiry" : cause));
+                "chainKey", episode.chainKey(), "trigger", cause == null ? "cooldown-expiry" : cause));
         emit.accept(new AgentEvent.RetryFallbackReverted(current.selector(), original.selector(), cause));
     }
 
@@ -292,36 +305,34 @@ public final class FallbackControl {
     }
 
     /** A compaction rewrote the context: a refusal pin is released (billing pins never are). */
-    synchronized void compactionApplied() {
-        if (episode != null && episode.pins().byRefusal()) {
-            episode = new Episode(episode.chainKey(), episode.currentEntry(), episode.original(),
-                    episode.originalThinking(), episode.lastApplied(), episode.pins().afterCompaction());
-            services.log().info("refusal_pin_released", data("chainKey", episode.chainKey(), "originalSelector",
-                    episode.original().selector(), "trigger", "compaction"));
+    void compactionApplied() {
+        Episode before = active.getAndUpdate(episode -> episode == null ? null
+                : new Episode(episode.chainKey(), episode.currentEntry(), episode.original(),
+                        episode.originalThinking(), episode.lastApplied(), episode.pins().afterCompaction()));
+        if (before != null && before.pins().byRefusal()) {
+            services.log().info("refusal_pin_released", data("chainKey", before.chainKey(), "originalSelector",
+                    before.original().selector(), "trigger", "compaction"));
         }
     }
 
     /** The user (set_model, cycle_model) or a resumed session chose a model: the episode ends (§5.3). */
-    synchronized void clearForModelChange(Model chosen, ModelControl.Source source) {
-        if (episode != null) {
+    void clearForModelChange(Model chosen, ModelControl.Source source) {
+        if (active.getAndSet(null) != null) {
             services.log().info("fallback_cleared_manual", data("selector", chosen.selector(), "trigger", source.wire()));
         }
-        episode = null;
         cooldowns.clear(chosen.selector());
         cooldowns.clear(EXHAUSTED + chosen.selector());
         cooldowns.clear(ACCOUNT + chosen.provider());
     }
 
-    synchronized void noteManualThinkingLevel() {
-        if (episode != null) {
-            episode = new Episode(episode.chainKey(), episode.currentEntry(), episode.original(),
-                    episode.originalThinking(), null, episode.pins());
-        }
+    void noteManualThinkingLevel() {
+        active.updateAndGet(episode -> episode == null ? null : new Episode(episode.chainKey(),
+                episode.currentEntry(), episode.original(), episode.originalThinking(), null, episode.pins()));
     }
 
     /** A new or switched session file: no episode, no turn state (cooldowns are the session's, kept). */
     synchronized void reset() {
-        episode = null;
+        active.set(null);
         resetTurn();
     }
 
@@ -331,6 +342,7 @@ public final class FallbackControl {
     public synchronized Results.FallbackState state() {
         FallbackSettings settings = settings();
         long now = context.scheduler().monotonicMs();
+        Episode episode = this.active.get();
         Results.FallbackEpisode active = episode == null ? null : new Results.FallbackEpisode(episode.chainKey(),
                 episode.original().selector(), episode.pins().pinned(), episode.pins().reason());
         List<Results.FallbackCooldown> cooling = cooldowns.snapshot(now).stream()

@@ -55,7 +55,11 @@ final class Recovery {
         this.compactor = compactor;
         this.facts = facts;
         this.fallback = fallback;
-        this.continueRun = continueRun;
+        // Every continuation (after a backoff sleep or a compaction) is a turn boundary: revert first.
+        this.continueRun = token -> {
+            fallback.beforeAttempt();
+            continueRun.accept(token);
+        };
     }
 
     boolean compacting() {

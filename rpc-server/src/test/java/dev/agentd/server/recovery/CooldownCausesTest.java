@@ -1,0 +1,63 @@
+package dev.agentd.server.recovery;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.agentd.server.fallback.CooldownCause;
+import dev.agentd.server.fallback.LimitScope;
+import java.util.Random;
+import java.util.random.RandomGenerator;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+/** FALLBACK §5.4: which cooldown a failure earns, and how long it lasts without a hint. */
+class CooldownCausesTest {
+
+    @ParameterizedTest(name = "{0} \"{1}\" → {2}")
+    @CsvSource({
+        "BILLING, credit balance too low, USAGE_BILLING_QUOTA",
+        "QUOTA, quota exceeded, USAGE_BILLING_QUOTA",
+        "USAGE_LIMIT, usage limit reached, USAGE_BILLING_QUOTA",
+        "RATE_LIMITED, 429 too many requests, RATE_LIMIT",
+        "TRANSIENT, 529 overloaded, OVERLOADED",
+        "TRANSIENT, no capacity right now, OVERLOADED",
+        "TRANSIENT, 502 bad gateway, SERVER_5XX",
+        "TRANSIENT, internal error, SERVER_5XX",
+        "TRANSIENT, Request timed out., TRANSPORT",
+        "TRANSIENT, connection reset, TRANSPORT",
+        "TRANSIENT, something odd, OTHER",
+        "HARD, invalid request, OTHER",
+    })
+    void causeOfAFailure(ErrorClass errorClass, String message, CooldownCause expected) {
+        assertEquals(expected, CooldownCauses.of(Classification.of(errorClass), message));
+    }
+
+    @Test
+    void aNamedLimitOnAnyClassIsTheLongCooldown() {
+        assertEquals(CooldownCause.USAGE_BILLING_QUOTA, CooldownCauses.of(
+                new Classification(ErrorClass.CREDENTIAL_REJECTED, LimitScope.ACCOUNT), "401 session limit"));
+    }
+
+    @Test
+    void aFiveInsideALongerNumberIsNoServerStatus() {
+        assertTrue(CooldownCauses.hasServerStatus("http 503"));
+        assertFalse(CooldownCauses.hasServerStatus("req_5031234 failed"));
+        assertFalse(CooldownCauses.hasServerStatus("429"));
+    }
+
+    @Test
+    void durationsWithoutAHint() {
+        RandomGenerator random = new Random(7);
+        assertEquals(30 * 60_000L, CooldownCause.USAGE_BILLING_QUOTA.durationMs(random));
+        assertEquals(30_000L, CooldownCause.RATE_LIMIT.durationMs(random));
+        assertEquals(20_000L, CooldownCause.SERVER_5XX.durationMs(random));
+        assertEquals(60_000L, CooldownCause.TRANSPORT.durationMs(random));
+        assertEquals(5 * 60_000L, CooldownCause.OTHER.durationMs(random));
+        for (int i = 0; i < 100; i++) {
+            long overloaded = CooldownCause.OVERLOADED.durationMs(random);
+            assertTrue(overloaded >= 45_000 && overloaded <= 75_000, "45 s + 0–30 s jitter: " + overloaded);
+        }
+    }
+}
