@@ -55,6 +55,21 @@ public record PromptResult(List<AgentEvent> events) {
         return last != null && !last.success() ? Optional.of(last) : Optional.empty();
     }
 
+    /**
+     * The model switches of the run, in order ({@code retry_fallback_applied}, FALLBACK.md §8):
+     * empty when the primary answered or no chain was configured.
+     */
+    public List<AgentEvent.RetryFallbackApplied> fallbackSwitches() {
+        return events.stream().filter(AgentEvent.RetryFallbackApplied.class::isInstance)
+                .map(AgentEvent.RetryFallbackApplied.class::cast).toList();
+    }
+
+    /** The chain that ran out of candidates ({@code retry_fallback_exhausted}), if the run walked one to its end. */
+    public Optional<AgentEvent.RetryFallbackExhausted> fallbackExhausted() {
+        return events.stream().filter(AgentEvent.RetryFallbackExhausted.class::isInstance)
+                .map(AgentEvent.RetryFallbackExhausted.class::cast).reduce((first, second) -> second);
+    }
+
     /** True when the final reply completed and no retry chain ended in failure. */
     public boolean succeeded() {
         return failedRetryChain().isEmpty() && stopReason().map(reason -> !reason.failed()).orElse(false);

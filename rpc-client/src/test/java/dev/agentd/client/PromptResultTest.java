@@ -75,4 +75,20 @@ class PromptResultTest {
         assertEquals(Optional.empty(), empty.finalMessage());
         assertEquals(Optional.of("no reply"), empty.error());
     }
+
+    @Test
+    void theFallbackSwitchesAndTheExhaustedChainAreTyped() {
+        AgentEvent.RetryFallbackApplied first = new AgentEvent.RetryFallbackApplied("a/x", "b/y", "a/x", "transient", null);
+        AgentEvent.RetryFallbackApplied second = new AgentEvent.RetryFallbackApplied("b/y", "a/z", "a/x", "hard-error", null);
+        AgentEvent.RetryFallbackExhausted exhausted = new AgentEvent.RetryFallbackExhausted("a/x", "529 overloaded");
+        PromptResult walked = new PromptResult(List.of(FAILED, first, FAILED, second, FAILED, exhausted,
+                new AgentEvent.AutoRetryEnd(false, 1, "529 overloaded")));
+        assertEquals(List.of(first, second), walked.fallbackSwitches());
+        assertEquals(Optional.of(exhausted), walked.fallbackExhausted());
+        assertFalse(walked.succeeded());
+
+        PromptResult plain = new PromptResult(List.of(OK, new AgentEvent.AgentEnd(List.of(), false)));
+        assertEquals(List.of(), plain.fallbackSwitches());
+        assertEquals(Optional.empty(), plain.fallbackExhausted());
+    }
 }
