@@ -1,11 +1,11 @@
 package dev.agentd.server.recovery;
 
-import dev.agentd.server.fallback.LimitScope;
-
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.server.ai.ErrorTypes;
 import dev.agentd.server.ai.TextBounds;
+import dev.agentd.server.fallback.LimitScope;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -47,16 +47,17 @@ public final class ErrorClassifier {
             "too_many_requests", "resource_exhausted");
 
     /** Quota, budget and spend limits (checked before billing: a spend-limit body may say "billing"). */
-    static final Pattern QUOTA = Pattern.compile(
-            "enforced_spend_limit_reached|spend_limit_exceeded|quota exceeded|out of budget",
-            Pattern.CASE_INSENSITIVE);
+    static final Phrases QUOTA = Phrases.of(List.of("spend_limit", "quota", "budget"),
+            "enforced_spend_limit_reached", "spend_limit_exceeded", "quota exceeded", "out of budget");
     /** Money: credit balance, insufficient quota (OpenAI's code for an unpaid account), billing. */
-    static final Pattern BILLING = Pattern.compile(
-            "insufficient_quota|credit balance|billing|exceeded your current quota|purchase credits|credits required",
-            Pattern.CASE_INSENSITIVE);
+    static final Phrases BILLING = Phrases.of(List.of("quota", "credit", "billing"),
+            "insufficient_quota", "credit balance", "billing", "exceeded your current quota", "purchase credits",
+            "credits required");
     /** "&lt;status&gt; &lt;body&gt;" messages of statuses that are never transient. */
     private static final Pattern FINAL_STATUS_PREFIX = Pattern.compile("^(400|401|403|404)\\b");
-    static final Pattern TRANSIENT_TEXT = Pattern.compile(String.join("|",
+    static final Phrases TRANSIENT_TEXT = Phrases.of(List.of("overloaded", "rate", "usage", "too many", "429", "500",
+            "502", "503", "504", "service", "server", "internal", "connection", "fetch failed", "other side closed",
+            "socket hang up", "terminated", "stream", "upstream", "reset before headers", "retry"),
             "overloaded",
             "rate.?limit", "usage.?limit", "too many requests",
             "(?<![\\w-])(?:429|500|502|503|504)(?![\\w-])",
@@ -64,25 +65,26 @@ public final class ErrorClassifier {
             "connection.?(?:error|refused|reset)", "fetch failed", "other side closed", "socket hang up",
             "terminated", "stream idle timeout", "stream start timeout",
             "upstream.?connect", "reset before headers",
-            "retry.?delay"), Pattern.CASE_INSENSITIVE);
+            "retry.?delay");
     /** The 429 class (FALLBACK.md §3): whole-number 429 only, so a request id containing it is not one. */
-    static final Pattern RATE_LIMIT_TEXT = Pattern.compile(
-            "rate.?limit|too many requests|resource.?exhausted|(?<![\\w-])429(?![\\w-])", Pattern.CASE_INSENSITIVE);
-    static final Pattern USAGE_LIMIT = Pattern.compile("usage.?limit|usage_limit_reached|limit_reached",
-            Pattern.CASE_INSENSITIVE);
+    static final Phrases RATE_LIMIT_TEXT = Phrases.of(List.of("rate", "too many", "resource", "429"),
+            "rate.?limit", "too many requests", "resource.?exhausted", "(?<![\\w-])429(?![\\w-])");
+    static final Phrases USAGE_LIMIT = Phrases.of(List.of("usage", "limit_reached"),
+            "usage.?limit", "usage_limit_reached", "limit_reached");
     /** A limit naming a model (or a model family) leaves the provider's other models usable. */
-    static final Pattern MODEL_SCOPED = Pattern.compile("model|premium|opus|sonnet|haiku|fable|mythos",
-            Pattern.CASE_INSENSITIVE);
-    static final Pattern CREDENTIAL_TEXT = Pattern.compile(String.join("|",
+    static final Phrases MODEL_SCOPED = Phrases.of(List.of("model", "premium", "opus", "sonnet", "haiku", "fable",
+            "mythos"), "model", "premium", "opus", "sonnet", "haiku", "fable", "mythos");
+    static final Phrases CREDENTIAL_TEXT = Phrases.of(List.of("unauthori", "authentication", "api", "revoked",
+            "invalid_grant"),
             "unauthori[sz]ed", "authentication.(?:error|failed)", "invalid.x-api-key", "invalid.api.key",
-            "incorrect api key", "token has been revoked", "invalid_grant"), Pattern.CASE_INSENSITIVE);
-    static final Pattern ACCESS_TEXT = Pattern.compile(String.join("|",
+            "incorrect api key", "token has been revoked", "invalid_grant");
+    static final Phrases ACCESS_TEXT = Phrases.of(List.of("forbidden", "access denied", "not entitled",
+            "insufficient permissions", "not available"),
             "forbidden", "access denied", "not entitled", "insufficient permissions",
-            "model (?:is )?not available (?:for|on|with) (?:your|this) (?:plan|account|subscription)"),
-            Pattern.CASE_INSENSITIVE);
+            "model (?:is )?not available (?:for|on|with) (?:your|this) (?:plan|account|subscription)");
     /** Anthropic's usage-policy block; the gap is bounded, so each start position costs a constant. */
-    static final Pattern REFUSAL_TEXT = Pattern.compile(
-            "triggered restrictions on|blocked under .{0,80}?usage policy", Pattern.CASE_INSENSITIVE);
+    static final Phrases REFUSAL_TEXT = Phrases.of(List.of("triggered restrictions on", "usage policy"),
+            "triggered restrictions on", "blocked under .{0,80}?usage policy");
 
     private ErrorClassifier() {}
 
@@ -95,12 +97,17 @@ public final class ErrorClassifier {
             return Classification.of(OverflowDetector.isOverflow(message, contextWindow)
                     ? ErrorClass.OVERFLOW : ErrorClass.NONE);
         }
-        String type = TextBounds.cut(message.errorType(), TextBounds.MAX_TYPE_CHARS);
-        String text = TextBounds.cut(message.errorMessage(), TextBounds.MAX_ERROR_MESSAGE_CHARS);
-        String lowerType = type == null ? null : type.toLowerCase(Locale.ROOT);
+        // Lower-cased once: the patterns are written in lower case and match case-sensitively,
+        // which costs far less per position than CASE_INSENSITIVE on a 2000-character body.
+        String type = lower(TextBounds.cut(message.errorType(), TextBounds.MAX_TYPE_CHARS));
+        String text = lower(TextBounds.cut(message.errorMessage(), TextBounds.MAX_ERROR_MESSAGE_CHARS));
         LimitScope scope = matches(USAGE_LIMIT, type) || matches(USAGE_LIMIT, text)
                 ? (matches(MODEL_SCOPED, text) ? LimitScope.MODEL : LimitScope.ACCOUNT) : null;
-        return new Classification(errorClass(message, contextWindow, lowerType, text, scope), scope);
+        return new Classification(errorClass(message, contextWindow, type, text, scope), scope);
+    }
+
+    private static String lower(String text) {
+        return text == null ? null : text.toLowerCase(Locale.ROOT);
     }
 
     private static ErrorClass errorClass(AgentMessage.Assistant message, long contextWindow, String type,
@@ -129,7 +136,7 @@ public final class ErrorClassifier {
         } else if (type != null && RETRYABLE_TYPES.contains(type)) {
             retryable = true;
         } else {
-            retryable = !FINAL_STATUS_PREFIX.matcher(text.trim()).find() && TRANSIENT_TEXT.matcher(text).find();
+            retryable = !FINAL_STATUS_PREFIX.matcher(text.trim()).find() && TRANSIENT_TEXT.in(text);
         }
         return retryable ? retryableClass(status, type, text, scope) : finalClass(status, type, text);
     }
@@ -152,7 +159,7 @@ public final class ErrorClassifier {
             return ErrorClass.USAGE_LIMIT;
         }
         boolean rateLimited = (status != null && status == 429) || (type != null && RATE_LIMIT_TYPES.contains(type))
-                || RATE_LIMIT_TEXT.matcher(text).find();
+                || RATE_LIMIT_TEXT.in(text);
         return rateLimited ? ErrorClass.RATE_LIMITED : ErrorClass.TRANSIENT;
     }
 
@@ -166,14 +173,14 @@ public final class ErrorClassifier {
                 || (status == null && "403".equals(leading))) {
             return ErrorClass.ACCESS_DENIED;
         }
-        if (REFUSAL_TEXT.matcher(text).find()) {
+        if (REFUSAL_TEXT.in(text)) {
             return ErrorClass.REFUSAL;
         }
         if (status == null || status == 400) {
-            if (CREDENTIAL_TEXT.matcher(text).find()) {
+            if (CREDENTIAL_TEXT.in(text)) {
                 return ErrorClass.CREDENTIAL_REJECTED;
             }
-            if (ACCESS_TEXT.matcher(text).find()) {
+            if (ACCESS_TEXT.in(text)) {
                 return ErrorClass.ACCESS_DENIED;
             }
         }
@@ -202,7 +209,7 @@ public final class ErrorClassifier {
         return classify(message, 0).scope() != null;
     }
 
-    private static boolean matches(Pattern pattern, String text) {
-        return text != null && pattern.matcher(text).find();
+    private static boolean matches(Phrases phrases, String text) {
+        return phrases.in(text);
     }
 }

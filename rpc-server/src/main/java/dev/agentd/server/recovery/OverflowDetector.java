@@ -3,6 +3,7 @@ package dev.agentd.server.recovery;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.server.ai.TextBounds;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -17,7 +18,9 @@ import java.util.regex.Pattern;
 public final class OverflowDetector {
     private static final Set<String> OVERFLOW_TYPES = Set.of("context_length_exceeded", "request_too_large",
             "model_context_window_exceeded");
-    static final Pattern PHRASES = Pattern.compile(String.join("|",
+    static final Phrases PHRASES = Phrases.of(List.of("too long", "context", "input token count",
+            "maximum prompt length", "reduce the length", "exceeds the limit", "exceeded model token limit",
+            "too many tokens", "token limit exceeded", "request_too_large"),
             "prompt is too long",
             "input is too long for requested model",
             "exceeds the context window",
@@ -35,10 +38,9 @@ public final class OverflowDetector {
             "context[_ ]length[_ ]exceeded",
             "too many tokens",
             "token limit exceeded",
-            "request_too_large"), Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+            "request_too_large");
     /** Cerebras-style bodiless 400/413, and any 413 (request entity too large). */
-    private static final Pattern BODILESS = Pattern.compile("^4(00|13)\\s*+(status code)?\\s*+\\(no body\\)|^413\\b",
-            Pattern.CASE_INSENSITIVE);
+    private static final Pattern BODILESS = Pattern.compile("^4(00|13)\\s*+(status code)?\\s*+\\(no body\\)|^413\\b");
 
     private OverflowDetector() {}
 
@@ -52,7 +54,11 @@ public final class OverflowDetector {
                 return true;
             }
             String text = TextBounds.cut(message.errorMessage(), TextBounds.MAX_ERROR_MESSAGE_CHARS);
-            return text != null && (PHRASES.matcher(text).find() || BODILESS.matcher(text.trim()).find());
+            if (text == null) {
+                return false;
+            }
+            String lower = text.toLowerCase(Locale.ROOT); // the patterns are lower case (cheaper than CASE_INSENSITIVE)
+            return PHRASES.in(lower) || BODILESS.matcher(lower.trim()).find();
         }
         return message.stopReason() == StopReason.STOP && contextWindow > 0
                 && message.usage().input() + message.usage().cacheRead() > contextWindow;

@@ -32,21 +32,21 @@ class ClassificationBoundsTest {
     static Stream<Arguments> worstCases() {
         return Stream.of(
                 // the old `[a-z_]*spend_limit_exceeded` rescanned the run from every start position
-                Arguments.of("QUOTA", ErrorClassifier.QUOTA, repeat("a")),
-                Arguments.of("QUOTA", ErrorClassifier.QUOTA, repeat("a_") + "spend_limit_exceede"),
-                Arguments.of("BILLING", ErrorClassifier.BILLING, repeat("credit ")),
-                Arguments.of("TRANSIENT_TEXT", ErrorClassifier.TRANSIENT_TEXT, repeat("1a")),
-                Arguments.of("TRANSIENT_TEXT", ErrorClassifier.TRANSIENT_TEXT, repeat("connection ")),
-                Arguments.of("RATE_LIMIT_TEXT", ErrorClassifier.RATE_LIMIT_TEXT, repeat("4294")),
-                Arguments.of("USAGE_LIMIT", ErrorClassifier.USAGE_LIMIT, repeat("usage ")),
-                Arguments.of("MODEL_SCOPED", ErrorClassifier.MODEL_SCOPED, repeat("mode")),
-                Arguments.of("CREDENTIAL_TEXT", ErrorClassifier.CREDENTIAL_TEXT, repeat("invalid ")),
-                Arguments.of("ACCESS_TEXT", ErrorClassifier.ACCESS_TEXT, repeat("model is not available for ")),
-                Arguments.of("REFUSAL_TEXT", ErrorClassifier.REFUSAL_TEXT, repeat("blocked under ")),
+                Arguments.of("QUOTA", ErrorClassifier.QUOTA.pattern(), repeat("a")),
+                Arguments.of("QUOTA", ErrorClassifier.QUOTA.pattern(), repeat("a_") + "spend_limit_exceede"),
+                Arguments.of("BILLING", ErrorClassifier.BILLING.pattern(), repeat("credit ")),
+                Arguments.of("TRANSIENT_TEXT", ErrorClassifier.TRANSIENT_TEXT.pattern(), repeat("1a")),
+                Arguments.of("TRANSIENT_TEXT", ErrorClassifier.TRANSIENT_TEXT.pattern(), repeat("connection ")),
+                Arguments.of("RATE_LIMIT_TEXT", ErrorClassifier.RATE_LIMIT_TEXT.pattern(), repeat("4294")),
+                Arguments.of("USAGE_LIMIT", ErrorClassifier.USAGE_LIMIT.pattern(), repeat("usage ")),
+                Arguments.of("MODEL_SCOPED", ErrorClassifier.MODEL_SCOPED.pattern(), repeat("mode")),
+                Arguments.of("CREDENTIAL_TEXT", ErrorClassifier.CREDENTIAL_TEXT.pattern(), repeat("invalid ")),
+                Arguments.of("ACCESS_TEXT", ErrorClassifier.ACCESS_TEXT.pattern(), repeat("model is not available for ")),
+                Arguments.of("REFUSAL_TEXT", ErrorClassifier.REFUSAL_TEXT.pattern(), repeat("blocked under ")),
                 // the old `input token count.*exceeds` scanned to the end from every occurrence
-                Arguments.of("PHRASES", OverflowDetector.PHRASES, repeat("input token count ")),
-                Arguments.of("PHRASES", OverflowDetector.PHRASES, repeat("maximum context length is 1")),
-                Arguments.of("PHRASES", OverflowDetector.PHRASES, repeat("too large for model with 9")));
+                Arguments.of("PHRASES", OverflowDetector.PHRASES.pattern(), repeat("input token count ")),
+                Arguments.of("PHRASES", OverflowDetector.PHRASES.pattern(), repeat("maximum context length is 1")),
+                Arguments.of("PHRASES", OverflowDetector.PHRASES.pattern(), repeat("too large for model with 9")));
     }
 
     @ParameterizedTest(name = "{0} #{index}")
