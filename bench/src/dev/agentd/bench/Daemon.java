@@ -46,6 +46,9 @@ final class Daemon implements AutoCloseable {
         }
     }
 
+    /** Parse every stdout line as JSON on arrival, as a real client does (PeerBench sets it). */
+    static volatile boolean parseEveryLine;
+
     private static final byte[] UPDATE_PREFIX = "{\"type\":\"message_update\"".getBytes(StandardCharsets.UTF_8);
 
     final long spawnedAt;
@@ -101,7 +104,10 @@ final class Daemon implements AutoCloseable {
                 for (int i = 0; i < n; i++) {
                     if (buffer[i] == '\n') {
                         pending.append(buffer, start, i - start);
-                        if (pending.startsWith(UPDATE_PREFIX)) {
+                        if (parseEveryLine) {
+                            pending.parse();
+                        }
+                        if (pending.startsWith(UPDATE_PREFIX) || pending.isUpdate()) {
                             // Counted, not kept: full-mode updates add up to hundreds of MB.
                             if (updates.incrementAndGet() == 1) {
                                 firstUpdate = now;
@@ -238,6 +244,21 @@ final class Daemon implements AutoCloseable {
 
         void clear() {
             size = 0;
+        }
+
+        /** The line as a JSON tree (thrown away: the cost of a client's parse is what counts). */
+        void parse() {
+            try {
+                JSON.readTree(data, 0, size);
+            } catch (IOException e) {
+                throw new UncheckedIOException("stdout line is not JSON", e);
+            }
+        }
+
+        /** pi writes {@code message_update} with other fields first; a cheap look at its head. */
+        boolean isUpdate() {
+            int head = Math.min(size, 200);
+            return new String(data, 0, head, StandardCharsets.UTF_8).contains("\"type\":\"message_update\"");
         }
 
         String take() {
