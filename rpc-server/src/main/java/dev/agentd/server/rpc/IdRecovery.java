@@ -1,5 +1,8 @@
 package dev.agentd.server.rpc;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.agentd.protocol.json.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +17,8 @@ import java.nio.charset.StandardCharsets;
 final class IdRecovery {
     private static final String KEY = "\"id\"";
     private static final int SCAN_LIMIT = 64 * 1024;
+    /** Longer than any number an id would be; the scan stops there. */
+    private static final int MAX_NUMBER_CHARS = 40;
 
     private IdRecovery() {}
 
@@ -28,6 +33,58 @@ final class IdRecovery {
             return Json.mapper().readValue("\"" + literal + "\"", String.class);
         } catch (IOException e) {
             return literal; // a broken escape: echo the text as it was written
+        }
+    }
+
+    /**
+     * The id as the JSON value it was written as — a string, a number or {@code null} (pi 0.73 echoes
+     * all three) — or Java null when none is found.
+     */
+    static JsonNode recoverNode(byte[] line) {
+        String head = new String(line, 0, Math.min(line.length, SCAN_LIMIT), StandardCharsets.UTF_8);
+        int value = valueStart(head);
+        if (value < 0) {
+            return null;
+        }
+        char first = head.charAt(value);
+        if (first == '"') {
+            String text = recover(line);
+            return text == null ? null : TextNode.valueOf(text);
+        }
+        if (head.startsWith("null", value)) {
+            return NullNode.getInstance();
+        }
+        int end = value;
+        while (end < head.length() && end - value < MAX_NUMBER_CHARS && "+-.0123456789eE".indexOf(head.charAt(end)) >= 0) {
+            end++;
+        }
+        if (end == value) {
+            return null;
+        }
+        try {
+            JsonNode number = Json.mapper().readTree(head.substring(value, end));
+            return number != null && number.isNumber() ? number : null;
+        } catch (IOException e) {
+            return null; // not a number after all
+        }
+    }
+
+    /** Where the value of the first {@code "id" :} starts, or -1. */
+    private static int valueStart(String text) {
+        int from = 0;
+        while (true) {
+            int key = text.indexOf(KEY, from);
+            if (key < 0) {
+                return -1;
+            }
+            int at = skipSpace(text, key + KEY.length());
+            if (at < text.length() && text.charAt(at) == ':') {
+                at = skipSpace(text, at + 1);
+                if (at < text.length()) {
+                    return at;
+                }
+            }
+            from = Math.max(at, key + 1);
         }
     }
 

@@ -38,8 +38,10 @@ public final class RpcMode implements ProtocolMode {
         CommandLines.read(in, maxLineBytes, new CommandLines.Handler() {
             @Override
             public void invalid(String problem, byte[] bytes) {
-                out.write(Response.failure(bytes == null ? null : IdRecovery.recover(bytes), "parse",
-                        "Failed to parse command: " + problem));
+                JsonNode id = bytes == null ? null : IdRecovery.recoverNode(bytes);
+                Response failure = Response.failure(id != null && id.isTextual() ? id.textValue() : null, "parse",
+                        "Failed to parse command: " + problem);
+                out.write(IdEcho.answer(failure, id));
             }
 
             @Override

@@ -129,15 +129,17 @@ class PiWireIT {
         daemon.send("{\"type\":\"no_such\",\"id\":7}");
         daemon.send("{\"type\":\"get_state\",\"id\":true}");
         daemon.send("{\"type\":\"get_state\",\"id\":{\"n\":1}}");
+        daemon.send("{\"type\":\"get_state\",\"id\":42,"); // broken JSON: the id is recovered as a number
         daemon.request(command("get_state", "last"));
         List<JsonNode> responses = daemon.records().stream()
                 .filter(node -> "response".equals(node.path("type").asText())).toList();
-        assertEquals(7, responses.size(), responses.toString());
+        assertEquals(8, responses.size(), responses.toString());
         List<String> ids = new ArrayList<>();
         for (JsonNode response : responses) {
             ids.add(response.get("id") == null ? "absent" : response.get("id").toString());
         }
-        assertEquals(List.of("5", "-1.5", "null", "7", "true", "{\"n\":1}", "\"last\""), ids);
+        assertEquals(List.of("5", "-1.5", "null", "7", "true", "{\"n\":1}", "42", "\"last\""), ids);
+        assertEquals("parse", responses.get(6).path("command").asText());
         assertTrue(responses.get(0).path("success").asBoolean());
         assertTrue(responses.get(2).path("success").asBoolean());
         assertEquals("Unknown command: no_such", responses.get(3).path("error").asText());

@@ -12,6 +12,17 @@ class IdRecoveryTest {
     }
 
     @Test
+    void recoversNumberAndNullIdsAsTheValuesTheyWere() {
+        assertEquals("7", IdRecovery.recoverNode("{\"id\": 7, \"type\":".getBytes(StandardCharsets.UTF_8)).toString());
+        assertEquals("-2.5", IdRecovery.recoverNode("{\"id\":-2.5,".getBytes(StandardCharsets.UTF_8)).toString());
+        assertEquals("null", IdRecovery.recoverNode("{\"id\":null,\"x\"".getBytes(StandardCharsets.UTF_8)).toString());
+        assertEquals("\"p1\"", IdRecovery.recoverNode("{\"id\":\"p1\",".getBytes(StandardCharsets.UTF_8)).toString());
+        org.junit.jupiter.api.Assertions.assertNull(IdRecovery.recoverNode("{\"id\":tru".getBytes(StandardCharsets.UTF_8)));
+        org.junit.jupiter.api.Assertions.assertNull(IdRecovery.recoverNode("{\"id\":".getBytes(StandardCharsets.UTF_8)));
+        org.junit.jupiter.api.Assertions.assertNull(IdRecovery.recoverNode("{\"type\":\"x\"".getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
     void findsAPlainIdInBrokenJson() {
         assertEquals("p1", recover("{\"type\":\"prompt\",\"id\" : \"p1\",\"message\":"));
     }
