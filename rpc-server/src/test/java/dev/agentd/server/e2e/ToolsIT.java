@@ -92,11 +92,15 @@ class ToolsIT {
 
     @Test
     void callsOfOneReplyRunConcurrentlyEndInCompletionOrderResultsInCallOrder() throws IOException {
-        // a can only finish early once b has run: with sequential execution it would wait out its bound
+        // A can only finish early once B has run: with sequential execution it would wait out its
+        // bound. It then waits for B's shell to exit and two more seconds, so B's end is reported
+        // first however the threads are scheduled.
         String waitForB = "for i in $(seq 400); do [ -f b.done ] && break; sleep 0.05; done; "
-                + "[ -f b.done ] && echo A-saw-B || echo A-alone";
+                + "if [ -f b.done ]; then b=$(cat b.done); while kill -0 $b 2>/dev/null; do sleep 0.05; done; "
+                + "sleep 2; echo A-saw-B; else echo A-alone; fi";
+        String b = "echo $$ > b.tmp; mv b.tmp b.done; echo B";
         start("[{\"toolCalls\":[{\"name\":\"bash\",\"arguments\":{\"command\":\"" + waitForB + "\"}},"
-                + "{\"name\":\"bash\",\"arguments\":{\"command\":\"touch b.done; echo B\"}}]},"
+                + "{\"name\":\"bash\",\"arguments\":{\"command\":\"" + b + "\"}}]},"
                 + "{\"text\":\"both done\"}]");
         daemon.send(command("prompt", "p", "message", "go"));
         JsonNode end = daemon.awaitNth("agent_end", 1);
@@ -106,7 +110,7 @@ class ToolsIT {
             String type = node.path("type").asText();
             if (type.equals("tool_execution_start")) {
                 started.add(node.path("toolCallId").asText());
-                order.add("start:" + (node.path("args").path("command").asText().startsWith("touch") ? "B" : "A"));
+                order.add("start:" + (node.path("args").path("command").asText().startsWith("echo $$") ? "B" : "A"));
             } else if (type.equals("tool_execution_end")) {
                 order.add("end:" + (started.indexOf(node.path("toolCallId").asText()) == 1 ? "B" : "A"));
             } else if (type.equals("message_end") && node.path("message").path("role").asText().equals("toolResult")) {
