@@ -96,7 +96,8 @@ class NewcomerIT {
         String message = end.path("message").path("errorMessage").asText();
         assertEquals("Connection error: connection refused to 127.0.0.1:" + port, message, end.toString());
         Waits.await().until(() -> daemon.stderr().contains("POST http://127.0.0.1:" + port
-                + "/v1/chat/completions -> failed after"));
+                + "/v1/chat/completions -> failed after")
+                && daemon.stderr().contains("connection refused to 127.0.0.1:" + port));
         assertTrue(daemon.stderr().contains("connection refused to 127.0.0.1:" + port), daemon.stderr());
     }
 
@@ -115,7 +116,9 @@ class NewcomerIT {
         daemon = DaemonProcess.start(agentDir, dir, Map.of("AGENTD_LOG", "debug"), "--no-session");
         daemon.send(command("prompt", "p", "message", "hi"));
         daemon.awaitNth("auto_retry_end", 1);
-        Waits.await().until(() -> daemon.stderr().contains("request-id req_ok42"));
+        // stderr is written by other threads than stdout's events: wait for the last lines expected
+        Waits.await().until(() -> daemon.stderr().contains("request-id req_ok42")
+                && daemon.stderr().contains("retry succeeded on attempt 1"));
         String stderr = daemon.stderr();
         String url = "POST " + server.baseUrl().replaceAll("/+$", "") + "/chat/completions -> ";
         assertTrue(stderr.contains(url + "503 in "), stderr);
@@ -159,7 +162,7 @@ class NewcomerIT {
         daemon = DaemonProcess.start(agentDir, dir, "--no-session", "--model", "llama3");
         assertTrue(daemon.process().waitFor(30, TimeUnit.SECONDS));
         assertEquals(2, daemon.process().exitValue());
-        Waits.await().until(() -> daemon.stderr().contains("unknown model"));
+        Waits.await().until(() -> daemon.stderr().contains("closest: ollama/llama3.1:8b"));
         assertTrue(daemon.stderr().contains("agentd: unknown model 'llama3'; closest: ollama/llama3.1:8b"),
                 daemon.stderr());
     }
