@@ -31,6 +31,14 @@ class SecretResolverTest {
         return Long.parseLong(Files.readString(file).trim());
     }
 
+    /**
+     * The worker schedules the limit just after starting the command, so the command may have
+     * written its pid before the limit exists: advancing fake time earlier would pass it by.
+     */
+    private void awaitLimitScheduled() {
+        await().until(() -> clock.pendingDelays().equals(List.of(LIMIT)));
+    }
+
     @Test
     void theLimitCoversACommandThatClosedItsStdoutAndKillsItsWholeTree() throws Exception {
         // The shell closes stdout at once and a child keeps running: the old code read stdout to
@@ -40,7 +48,7 @@ class SecretResolverTest {
                 "!exec >&-; sleep 300 & echo $! > " + pid + "; wait", "test key");
         long child = pidIn(pid);
         assertFalse(outcome.isDone());
-        assertEquals(List.of(LIMIT), clock.pendingDelays());
+        awaitLimitScheduled();
 
         clock.advance(LIMIT);
         assertEquals(Optional.empty(), outcome.join());
@@ -53,6 +61,7 @@ class SecretResolverTest {
         CompletableFuture<Optional<String>> outcome = secrets.command(
                 "!sleep 300 & echo $! > " + pid + "; wait; echo sk-late", "test key");
         long child = pidIn(pid);
+        awaitLimitScheduled();
         clock.advance(LIMIT - 1);
         assertFalse(outcome.isDone());
         clock.advance(1);
