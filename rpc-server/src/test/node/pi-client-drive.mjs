@@ -23,6 +23,13 @@ const step = async (name, fn) => {
 const client = new RpcClient({ cliPath: shim, cwd, args: ["--faux-script", join(cwd, "..", "script.json")] });
 client.onEvent((event) => events.push(event));
 await client.start();
+const waitFor = async (condition, timeoutMs) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in " + timeoutMs + " ms");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+};
 const typesSince = (from) => events.slice(from).map((e) => e.type);
 
 try {
@@ -54,6 +61,8 @@ try {
   mark = events.length;
   const idle = client.waitForIdle(30000);
   await step("prompt", () => client.prompt("slow one"));
+  // steer only once the reply streams: a steer queued before the first turn starts joins that turn (as in pi)
+  await step("reply streaming", () => waitFor(() => events.slice(mark).some((e) => e.type === "message_update"), 30000));
   await step("steer", () => client.steer("change of plan"));
   await step("followUp", () => client.followUp("and later this"));
   await step("waitForIdle", () => idle);

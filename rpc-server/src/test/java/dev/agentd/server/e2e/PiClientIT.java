@@ -50,13 +50,14 @@ class PiClientIT {
         Path work = Files.createDirectories(dir.resolve("work"));
         Files.createDirectories(agent.resolve("prompts"));
         Files.writeString(agent.resolve("prompts/greet.md"), "---\ndescription: Greet someone\n---\nSay hello to $1 politely.\n");
-        // replies in the order the driver prompts; the first bash call finishes only once the second ran
+        // replies in the order the driver prompts; the first bash call finishes only once the second ran;
+        // the slow reply pauses 1.5 s between its two chunks, and the driver steers in that pause
         Files.writeString(dir.resolve("script.json"), """
                 [{"text":"hi Bob"},
                  {"toolCalls":[{"name":"bash","arguments":{"command":"for i in $(seq 400); do [ -f b.done ] && break; sleep 0.05; done; echo A"}},
                                {"name":"bash","arguments":{"command":"touch b.done; echo B"}}]},
                  {"text":"tools done"},
-                 {"text":"slow reply","delayMs":1500},
+                 {"text":"slow reply that streams","chunkDelayMs":1500},
                  {"text":"after steer"},
                  {"text":"after follow-up"}]
                 """);
