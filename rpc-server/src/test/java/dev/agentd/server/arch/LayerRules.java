@@ -41,12 +41,12 @@ final class LayerRules {
     private static Map<String, List<String>> table() {
         Map<String, List<String>> t = new HashMap<>();
         t.put("cli", List.of(PROTOCOL, "rpc", "session", "agent", "ai..", "recovery", "compaction",
-                "fallback", "config", "auth", "tools", "sessions", "runtime", "commands", "export"));
+                "fallback", "config", "auth", "tools", "sessions", "runtime", "commands", "export", "state"));
         // rpc reads the values session's API returns (records such as RetryConfig) but calls no
         // service below session; faux_enqueue feeds the daemon-wide faux script, not session state.
         t.put("rpc", List.of(PROTOCOL, "session", RECORDS, "ai.faux.FauxScript", "commands", "export"));
         t.put("session", List.of(PROTOCOL, "agent", "ai..", "recovery", "compaction", "fallback", "config",
-                "auth", "tools", "sessions", "runtime"));
+                "auth", "tools", "sessions", "runtime", "state"));
         t.put("agent", List.of(PROTOCOL, "ai", "tools", "runtime"));
         t.put("ai", List.of(PROTOCOL, "runtime"));
         t.put("ai.sse", List.of());
@@ -60,7 +60,8 @@ final class LayerRules {
         t.put("compaction", List.of(PROTOCOL, "config", "runtime"));
         t.put("fallback", List.of(PROTOCOL, "ai", "config", "runtime"));
         t.put("config", List.of(PROTOCOL, "runtime"));
-        t.put("auth", List.of(PROTOCOL, "runtime"));
+        t.put("auth", List.of(PROTOCOL, "runtime", "state"));
+        t.put("state", List.of("config", "runtime"));
         t.put("tools", List.of(PROTOCOL, "ai.ToolDefinition", "runtime"));
         t.put("sessions", List.of(PROTOCOL, "runtime"));
         t.put("runtime", List.of());

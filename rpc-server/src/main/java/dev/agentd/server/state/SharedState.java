@@ -1,0 +1,19 @@
+package dev.agentd.server.state;
+
+/**
+ * The process's shared recovery state: one per resolved agent directory, handed to every session.
+ * Implementations never throw on a store failure: they fall back to process-local state and say
+ * so in {@link #status()}.
+ */
+public interface SharedState extends AutoCloseable {
+    Circuits circuits();
+
+    CredentialBlocks credentialBlocks();
+
+    /** Which store is in use and whether it is shared right now (for {@code get_fallback_state}). */
+    StoreStatus status();
+
+    /** Releases connections, files and background threads; never throws. */
+    @Override
+    void close();
+}
