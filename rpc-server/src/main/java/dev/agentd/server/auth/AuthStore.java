@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import dev.agentd.server.runtime.ProviderVariables;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,17 +33,6 @@ public final class AuthStore {
     private static final Logger LOG = LoggerFactory.getLogger(AuthStore.class);
     /** SPEC §5.6: how long a credential stays blocked when the server gave no hint. */
     public static final long DEFAULT_BLOCK_MS = 60_000;
-    private static final Map<String, String> ENV_VARS = Map.ofEntries(
-            Map.entry("anthropic", "ANTHROPIC_API_KEY"),
-            Map.entry("openai", "OPENAI_API_KEY"),
-            Map.entry("openrouter", "OPENROUTER_API_KEY"),
-            Map.entry("groq", "GROQ_API_KEY"),
-            Map.entry("deepseek", "DEEPSEEK_API_KEY"),
-            Map.entry("xai", "XAI_API_KEY"),
-            Map.entry("cerebras", "CEREBRAS_API_KEY"),
-            Map.entry("mistral", "MISTRAL_API_KEY"),
-            Map.entry("together", "TOGETHER_API_KEY"),
-            Map.entry("fireworks", "FIREWORKS_API_KEY"));
 
     private static final Set<String> CREDENTIAL_FIELDS = Set.of("type", "key");
 
@@ -303,7 +293,7 @@ public final class AuthStore {
     }
 
     private static Optional<String> envVar(String provider) {
-        return Optional.ofNullable(ENV_VARS.get(provider));
+        return ProviderVariables.forProvider(provider);
     }
 
     /** Field names and types are shown only when short: a key pasted in the wrong place stays hidden. */

@@ -1,5 +1,6 @@
 package dev.agentd.server.tools;
 
+import dev.agentd.server.runtime.ProviderVariables;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Locale;
@@ -19,9 +20,6 @@ import java.util.TreeSet;
 public final class ToolEnvironment {
     public static final String ALLOW_VARIABLE = "AGENTD_TOOL_ENV_ALLOW";
     /** The built-in providers' variables (SPEC §2, credential resolution). */
-    static final Set<String> PROVIDER_VARIABLES = Set.of("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY",
-            "GROQ_API_KEY", "DEEPSEEK_API_KEY", "XAI_API_KEY", "CEREBRAS_API_KEY", "MISTRAL_API_KEY",
-            "TOGETHER_API_KEY", "FIREWORKS_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "ANTHROPIC_AUTH_TOKEN");
     private static final String[] CREDENTIAL_SUFFIXES = {"_API_KEY", "_APIKEY", "_ACCESS_KEY", "_SECRET_KEY",
         "_SECRET", "_TOKEN", "_PASSWORD", "_PASSWD", "_CREDENTIALS", "_AUTH"};
 
@@ -58,7 +56,7 @@ public final class ToolEnvironment {
     }
 
     static boolean isCredential(String name) {
-        if (PROVIDER_VARIABLES.contains(name) || configured.contains(name)) {
+        if (ProviderVariables.ALL.contains(name) || configured.contains(name)) {
             return true;
         }
         String upper = name.toUpperCase(Locale.ROOT);
