@@ -7,12 +7,9 @@ import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.server.runtime.OwnFiles;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -58,29 +55,19 @@ public final class SessionFile {
     private String leafId;
     private String name;
     private boolean onDisk;
-    private enum Tail { CLEAN, ADD_NEWLINE, TRUNCATE }
-
-    /** Writes one buffer; a seam so tests can make the disk fill up mid-line. */
-    @FunctionalInterface
-    interface ChannelWriter {
-        int write(FileChannel channel, ByteBuffer buffer) throws IOException;
-    }
-
-    private Tail repairTail = Tail.CLEAN;
-    /** Bytes of the file known to be whole lines (with TRUNCATE: the length to cut back to). */
-    private long validLength;
-    private boolean warnedWriteFailure;
     /** Lines of entries appended after the file exists but not written yet (a failed write). */
     private final List<byte[]> unwritten = new ArrayList<>();
     /** Entries loaded with a missing parent → the entry they follow in the file instead. */
     private final Map<String, String> adoptedParents = new HashMap<>();
-    private ChannelWriter writer = FileChannel::write;
+    /** Null for a session kept in memory. */
+    private final LineAppender appender;
 
     private SessionFile(Path path, SessionHeader header, LongSupplier clock, boolean onDisk) {
         this.path = path;
         this.header = header;
         this.clock = clock;
         this.onDisk = onDisk;
+        this.appender = path == null ? null : new LineAppender(path);
     }
 
     /** A new session; {@code file} null keeps it in memory. Nothing is written yet. */
@@ -131,13 +118,7 @@ public final class SessionFile {
                 LOG.warn("session file {}: line {} is unreadable (a crash mid-write?); ignoring it", file, i + 1);
             }
         }
-        if (bytes.length > 0 && bytes[bytes.length - 1] != '\n') {
-            // The tail has no line feed: cut a broken tail off, or end a complete one, before appending.
-            session.repairTail = lastLineReadable ? Tail.ADD_NEWLINE : Tail.TRUNCATE;
-            session.validLength = lastLineReadable ? bytes.length : lastIndexOf(bytes, (byte) '\n') + 1L;
-        } else {
-            session.validLength = bytes.length;
-        }
+        session.appender.loaded(bytes, lastLineReadable); // a tail without its line feed is ended or cut
         return session;
     }
 
@@ -205,7 +186,7 @@ public final class SessionFile {
             writeAll();
         } else {
             unwritten.add(line(entry));
-            if (write(unwritten)) {
+            if (appender.write(unwritten)) {
                 unwritten.clear();
             }
         }
@@ -228,65 +209,14 @@ public final class SessionFile {
         for (SessionEntry entry : entries) {
             lines.add(line(entry));
         }
-        try {
-            Files.createDirectories(path.toAbsolutePath().getParent());
-        } catch (IOException e) {
-            reportWriteFailure(e);
-            return;
-        }
-        if (write(lines)) {
+        if (appender.createParent() && appender.write(lines)) {
             onDisk = true;
         }
     }
 
-    /**
-     * Appends whole lines with one write each, after repairing the tail. The channel has no
-     * user-space buffer: once this returns, the lines are in the file for any later reader, a
-     * killed process included.
-     */
-    private boolean write(List<byte[]> lines) {
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND)) {
-            if (repairTail == Tail.TRUNCATE) {
-                channel.truncate(validLength);
-            } else if (repairTail == Tail.ADD_NEWLINE) {
-                writeFully(channel, new byte[] {'\n'});
-                validLength = channel.size();
-            }
-            repairTail = Tail.CLEAN;
-            for (byte[] line : lines) {
-                writeFully(channel, line);
-            }
-            validLength = channel.size();
-            warnedWriteFailure = false;
-            return true;
-        } catch (IOException e) {
-            if (repairTail == Tail.CLEAN) {
-                // Part of a line may have reached the file: cut back to the last whole line first next time.
-                repairTail = Tail.TRUNCATE;
-            }
-            reportWriteFailure(e);
-            return false;
-        }
-    }
-
-    private void writeFully(FileChannel channel, byte[] bytes) throws IOException {
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        while (buffer.hasRemaining()) {
-            writer.write(channel, buffer);
-        }
-    }
-
     /** Test seam: how buffers reach the channel. */
-    synchronized void writeThrough(ChannelWriter writer) {
-        this.writer = writer;
-    }
-
-    private void reportWriteFailure(IOException e) {
-        if (!warnedWriteFailure) {
-            warnedWriteFailure = true;
-            LOG.warn("could not write session file {}: {}; unwritten entries are retried with the next one", path, e.toString());
-        }
+    synchronized void writeThrough(LineAppender.ChannelWriter writer) {
+        appender.writeThrough(writer);
     }
 
     // --- reading -----------------------------------------------------------------------------
@@ -443,12 +373,4 @@ public final class SessionFile {
         return lines;
     }
 
-    private static int lastIndexOf(byte[] bytes, byte value) {
-        for (int i = bytes.length - 1; i >= 0; i--) {
-            if (bytes[i] == value) {
-                return i;
-            }
-        }
-        return -1;
-    }
 }

@@ -24,7 +24,7 @@ class SessionFileFailureTest {
     final AtomicLong clock = new AtomicLong(1_700_000_000_000L);
 
     /** Writes a few bytes of the buffer, then fails like a full disk, while {@code full} is set. */
-    static SessionFile.ChannelWriter diskFullWhile(AtomicBoolean full) {
+    static LineAppender.ChannelWriter diskFullWhile(AtomicBoolean full) {
         return (channel, buffer) -> {
             if (!full.get()) {
                 return channel.write(buffer);
