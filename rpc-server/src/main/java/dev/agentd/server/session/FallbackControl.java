@@ -264,6 +264,11 @@ public final class FallbackControl {
         return Optional.of(new AgentEvent.RetryFallbackSucceeded(models.current().selector(), episode.chainKey()));
     }
 
+    /** The monotonic clock the cooldowns and tier-1 deadlines are measured on. */
+    long monotonicMs() {
+        return context.scheduler().monotonicMs();
+    }
+
     // --- turn boundaries -----------------------------------------------------------------------
 
     /** A new user message: a fresh tried set and no rejected providers (FALLBACK §5.1). */
