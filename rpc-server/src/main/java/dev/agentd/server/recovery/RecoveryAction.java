@@ -54,8 +54,21 @@ public sealed interface RecoveryAction {
         }
     }
 
-    /** Retry on the same model and credential after {@code delayMs}. */
-    record Retry(int attempt, long delayMs, String errorMessage) implements RecoveryAction {
+    /**
+     * Retry on the same model and credential after {@code delayMs}; {@code rateLimitWait} is the
+     * chain's 429 wait state from then on (FALLBACK §4 tier 1).
+     */
+    record Retry(int attempt, long delayMs, String errorMessage, RateLimitWait rateLimitWait)
+            implements RecoveryAction {
+        public Retry {
+            rateLimitWait = rateLimitWait == null ? RateLimitWait.NONE : rateLimitWait;
+        }
+
+        /** A retry that leaves no 429 wait state. */
+        public Retry(int attempt, long delayMs, String errorMessage) {
+            this(attempt, delayMs, errorMessage, RateLimitWait.NONE);
+        }
+
         @Override
         public boolean continuesRun() {
             return true;
@@ -159,10 +172,18 @@ public sealed interface RecoveryAction {
      * @param classification the failure that caused the switch (cooldown cause, provider skips)
      * @param limit the usage-limit scope of the failure, or null (the {@code limit} of the event)
      * @param retryAfterMs the server's hint, or null (it sets the failed model's cooldown)
+     * @param probeBack a tier-2 429 (FALLBACK §4): once switched, probe the episode's original back
+     *     within {@code retryAfterMs} (§5.5)
      */
     record SwitchModel(SwitchReason reason, Classification classification,
-            LimitScope limit, int attempt, String errorMessage, Long retryAfterMs)
+            LimitScope limit, int attempt, String errorMessage, Long retryAfterMs, boolean probeBack)
             implements RecoveryAction {
+        /** A switch that arms no probe-back. */
+        public SwitchModel(SwitchReason reason, Classification classification, LimitScope limit, int attempt,
+                String errorMessage, Long retryAfterMs) {
+            this(reason, classification, limit, attempt, errorMessage, retryAfterMs, false);
+        }
+
         @Override
         public boolean continuesRun() {
             return true;

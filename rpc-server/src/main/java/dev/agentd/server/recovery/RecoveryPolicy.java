@@ -17,8 +17,15 @@ import dev.agentd.server.fallback.SwitchReason;
  *       retry switches to it at once ({@code SwitchCredential}, {@code delayMs = 0}); otherwise
  *       the normal decision is wrapped in {@code BlockCredential};</li>
  *   <li>backoff never exceeds {@code maxRetryDelayMs} (see {@link RetryConfig#backoffMs});</li>
- *   <li>a server hint above {@code maxRetryDelayMs} ends the chain unless a credential switch
- *       applies (SPEC §5.5);</li>
+ *   <li>a server hint sets the wait (SPEC §5.5): for a non-429 retryable error the hint is the
+ *       delay when it is at most {@code maxRetryDelayMs} (a usage limit's hint blocks its
+ *       credential instead, and the wait stays the backoff); above it the chain ends unless a
+ *       credential or model switch applies;</li>
+ *   <li>a 429-class error is routed by its hint's tier (FALLBACK §4, arithmetic in
+ *       {@link HintTiers}): with a rung to switch to, no hint and tiers 2–3 switch at once (tier 2
+ *       also arms probe-back) and tier 1 waits the hinted sequence until the budget or the hinted
+ *       wait cap is spent; without one, tiers none–2 retry the same model and tier 3 fails at
+ *       once;</li>
  *   <li>a non-retryable error while a chain is open ends it with {@code success:false} (pi leaves
  *       the chain dangling; SPEC §5.3 fixes that);</li>
  *   <li>disabled retries and a chain cancelled mid-attempt never retry;</li>
@@ -71,6 +78,9 @@ public final class RecoveryPolicy {
         }
         int attempt = facts.chainAttempt() + 1;
         boolean usageLimit = classification.scope() != null;
+        if (errorClass == ErrorClass.RATE_LIMITED && !usageLimit) {
+            return rateLimited(facts, attempt, error, afterRetry, fallback);
+        }
         if (attempt > config.maxRetries()) {
             RecoveryAction next = fallback.orElse(usageLimit ? SwitchReason.BILLING : SwitchReason.TRANSIENT, 1,
                     new RecoveryAction.GiveUp(attempt - 1, error, afterRetry));
@@ -84,7 +94,10 @@ public final class RecoveryPolicy {
             // No other credential: the window will not reopen within a backoff, so the next rung serves.
             return new RecoveryAction.BlockCredential(last.retryAfterMs(), fallback.to(SwitchReason.BILLING, 1));
         }
-        RecoveryAction onThisCredential = retryOrRefuse(last, attempt, error, config, afterRetry, fallback);
+        // A usage limit's hint is its credential's window, which the block already holds: another
+        // credential may free up sooner, so the wait stays the backoff (SPEC §5.6).
+        RecoveryAction onThisCredential = retryOrRefuse(last, attempt, error, config, afterRetry, fallback,
+                facts.rateLimitWait(), !usageLimit);
         return usageLimit ? new RecoveryAction.BlockCredential(last.retryAfterMs(), onThisCredential)
                 : onThisCredential;
     }
@@ -99,8 +112,12 @@ public final class RecoveryPolicy {
         }
 
         RecoveryAction to(SwitchReason reason, int attempt) {
+            return to(reason, attempt, retryAfterMs, false);
+        }
+
+        RecoveryAction to(SwitchReason reason, int attempt, Long cooldownMs, boolean probeBack) {
             return new RecoveryAction.SwitchModel(reason, classification, classification.scope(), attempt, error,
-                    retryAfterMs);
+                    cooldownMs, probeBack);
         }
 
         RecoveryAction orElse(SwitchReason reason, int attempt, RecoveryAction orElse) {
@@ -112,9 +129,52 @@ public final class RecoveryPolicy {
         }
     }
 
-    /** Retry attempt {@code attempt} after the backoff, unless the server asks for a longer wait. */
+    /**
+     * A 429-class error (FALLBACK §4): its hint's tier decides between switching at once, the
+     * tier-1 wait sequence, and a same-model wait when no rung can take over.
+     */
+    private static RecoveryAction rateLimited(RunFacts facts, int attempt, String error, RecoveryAction afterRetry,
+            Fallback fallback) {
+        Long hint = facts.lastAssistant().retryAfterMs();
+        RetryConfig config = facts.config();
+        HintTiers.Limits limits = facts.hintLimits();
+        HintTiers.Tier tier = HintTiers.classify(hint, limits);
+        long floor = config.backoffMs(attempt);
+        if (fallback.possible()) {
+            return switch (tier) {
+                case NO_HINT -> fallback.to(SwitchReason.TRANSIENT, 1, null, false);
+                case PROBE_BACK -> fallback.to(SwitchReason.TRANSIENT, 1, hint, true);
+                case FALLBACK_ONLY -> fallback.to(SwitchReason.TRANSIENT, 1, hint, false);
+                case IN_TURN -> {
+                    if (attempt > config.maxRetries()) {
+                        yield fallback.to(SwitchReason.TRANSIENT, 1, hint, false);
+                    }
+                    HintTiers.InTurn wait = HintTiers.inTurn(hint, facts.rateLimitWait(), floor,
+                            limits.hintedWaitCapMs(), facts.nowMs());
+                    // Past the cap, waiting longer on this model costs more than another model would.
+                    yield wait.demote() ? fallback.to(SwitchReason.TRANSIENT, 1, wait.remainingMs(), false)
+                            : new RecoveryAction.Retry(attempt, wait.delayMs(), error, wait.next());
+                }
+            };
+        }
+        if (tier == HintTiers.Tier.FALLBACK_ONLY) {
+            return fallback.orElse(SwitchReason.TRANSIENT, 1, new RecoveryAction.GiveUp(attempt - 1,
+                    HintTiers.noFallbackMessage(hint, error), afterRetry));
+        }
+        if (attempt > config.maxRetries()) {
+            return fallback.orElse(SwitchReason.TRANSIENT, 1, new RecoveryAction.GiveUp(attempt - 1, error, afterRetry));
+        }
+        return new RecoveryAction.Retry(attempt, HintTiers.withoutFallback(tier, hint, floor,
+                limits.hintedWaitCapMs()), error, facts.rateLimitWait());
+    }
+
+    /**
+     * Retry attempt {@code attempt} after the server's hint when it gave one (SPEC §5.5; 0 counts
+     * as none), else after the backoff; a hint above {@code maxRetryDelayMs} ends the chain.
+     */
     private static RecoveryAction retryOrRefuse(AgentMessage.Assistant last, int attempt, String error,
-            RetryConfig config, RecoveryAction afterRetry, Fallback fallback) {
+            RetryConfig config, RecoveryAction afterRetry, Fallback fallback, RateLimitWait wait,
+            boolean hintSetsDelay) {
         Long hint = last.retryAfterMs();
         if (hint != null && hint > config.maxRetryDelayMs()) {
             // An over-budget wait is no reason to stop when another model can serve now (FALLBACK §3).
@@ -122,7 +182,8 @@ public final class RecoveryPolicy {
                     "Provider requested retry delay " + hint + "ms, exceeding configured maximum "
                             + config.maxRetryDelayMs() + "ms", afterRetry));
         }
-        return new RecoveryAction.Retry(attempt, config.backoffMs(attempt), error);
+        long delay = hintSetsDelay && hint != null && hint > 0 ? hint : config.backoffMs(attempt);
+        return new RecoveryAction.Retry(attempt, delay, error, wait);
     }
 
     private static RecoveryAction compactionCheck(RunFacts facts) {

@@ -16,6 +16,9 @@ import dev.agentd.server.compaction.CompactionConfig;
  * @param otherCredentialFree another credential of the current provider is not blocked for this
  *     session (a usage limit then switches to it at once, SPEC §5.6)
  * @param fallback the model-fallback view ({@link FallbackView#NONE} without chains)
+ * @param rateLimitWait the chain's in-turn 429 wait state ({@link RateLimitWait#NONE} when none)
+ * @param hintLimits the 429 tier boundaries (FALLBACK §4)
+ * @param nowMs the monotonic clock now (tier-1 deadlines are measured on it)
  */
 public record RunFacts(
         AgentMessage.Assistant lastAssistant,
@@ -27,10 +30,24 @@ public record RunFacts(
         long contextTokens,
         boolean overflowRecoveryAttempted,
         boolean otherCredentialFree,
-        FallbackView fallback) {
+        FallbackView fallback,
+        RateLimitWait rateLimitWait,
+        HintTiers.Limits hintLimits,
+        long nowMs) {
 
     public RunFacts {
         fallback = fallback == null ? FallbackView.NONE : fallback;
+        rateLimitWait = rateLimitWait == null ? RateLimitWait.NONE : rateLimitWait;
+        hintLimits = hintLimits == null ? HintTiers.Limits.DEFAULTS : hintLimits;
+    }
+
+    /** Facts with no 429 wait state yet, the default tier boundaries and the clock at 0. */
+    public RunFacts(AgentMessage.Assistant lastAssistant, int chainAttempt, RetryConfig config,
+            boolean retrySuppressed, long contextWindow, CompactionConfig compaction, long contextTokens,
+            boolean overflowRecoveryAttempted, boolean otherCredentialFree, FallbackView fallback) {
+        this(lastAssistant, chainAttempt, config, retrySuppressed, contextWindow, compaction, contextTokens,
+                overflowRecoveryAttempted, otherCredentialFree, fallback, RateLimitWait.NONE,
+                HintTiers.Limits.DEFAULTS, 0);
     }
 
     /** Facts without model fallback. */
@@ -51,12 +68,18 @@ public record RunFacts(
     /** The same facts with {@code otherCredentialFree} set. */
     public RunFacts withOtherCredentialFree(boolean free) {
         return new RunFacts(lastAssistant, chainAttempt, config, retrySuppressed, contextWindow, compaction,
-                contextTokens, overflowRecoveryAttempted, free, fallback);
+                contextTokens, overflowRecoveryAttempted, free, fallback, rateLimitWait, hintLimits, nowMs);
     }
 
     /** The same facts with the fallback view {@code view}. */
     public RunFacts withFallback(FallbackView view) {
         return new RunFacts(lastAssistant, chainAttempt, config, retrySuppressed, contextWindow, compaction,
-                contextTokens, overflowRecoveryAttempted, otherCredentialFree, view);
+                contextTokens, overflowRecoveryAttempted, otherCredentialFree, view, rateLimitWait, hintLimits, nowMs);
+    }
+
+    /** The same facts with the 429 wait state {@code wait}, tier boundaries {@code limits} at {@code now}. */
+    public RunFacts withRateLimit(RateLimitWait wait, HintTiers.Limits limits, long now) {
+        return new RunFacts(lastAssistant, chainAttempt, config, retrySuppressed, contextWindow, compaction,
+                contextTokens, overflowRecoveryAttempted, otherCredentialFree, fallback, wait, limits, now);
     }
 }

@@ -90,9 +90,9 @@ public final class AgentSession implements AutoCloseable {
         this.models = new ModelControl(context, defaults,
                 FallbackControl.watching(new ModelChangeRecorder(journal, bus), () -> watcher[0]), initialModel,
                 initialThinking);
-        this.fallback = new FallbackControl(context, models, fallbackServices, bus::publish);
-        watcher[0] = fallback;
         this.calls = new ProviderCalls(context, models, this::sessionId);
+        this.fallback = new FallbackControl(context, models, fallbackServices, bus::publish, calls::probe);
+        watcher[0] = fallback;
         this.compactor = new Compactor(new Summarizer(calls::complete));
         this.control = new RunControl(bus::publish, context.scheduler());
         this.recovery = new Recovery(control, bus, conversation, queues, journal, compactor,
@@ -407,6 +407,7 @@ public final class AgentSession implements AutoCloseable {
 
     @Override
     public void close() {
+        fallback.close();
         abort();
         userBash.close();
         runThread.shutdown();

@@ -74,14 +74,21 @@ public final class FallbackControl {
      * switching, and a later user change clears it.
      */
     private final AtomicReference<Episode> active = new AtomicReference<>();
+    /** Probe-back (FALLBACK §5.5), on its own thread. */
+    private final ProbeBack probes;
+    /** The circuit-close hook, called with the base selector a probe found answering (FALLBACK §6): a no-op for now. */
+    private final Consumer<String> onProbeSuccess = selector -> { };
 
-    FallbackControl(SessionContext context, ModelControl models, FallbackServices services, Consumer<AgentEvent> emit) {
+    /** @param probe sends one probe request to a demoted model (FALLBACK §5.5) */
+    FallbackControl(SessionContext context, ModelControl models, FallbackServices services, Consumer<AgentEvent> emit,
+            ProbeBack.Probe probe) {
         this.context = context;
         this.models = models;
         this.services = services;
         this.emit = emit;
         this.catalog = Catalog.of(context.models());
         this.cooldowns = new Cooldowns(context.random());
+        this.probes = ProbeBack.onOwnThread(context.scheduler(), probe, emit, this::probeSucceeded);
     }
 
     /** A model-control observer that also tells this controller about user changes. */
@@ -218,7 +225,38 @@ public final class FallbackControl {
                 "errorMessage", action.errorMessage()));
         emit.accept(new AgentEvent.RetryFallbackApplied(base, candidate.selector(), candidate.chainKey(),
                 action.reason().wire(), limit));
+        if (action.probeBack() && action.retryAfterMs() != null) {
+            armProbeBack(original, action.retryAfterMs());
+        }
         return true;
+    }
+
+    // --- probe-back (FALLBACK §5.5) --------------------------------------------------------------
+
+    /** A tier-2 switch: probe the episode's original back within the hint (skipped when it cannot be called). */
+    private void armProbeBack(Model original, long hintMs) {
+        if (catalog.find(original.provider(), original.id()).isEmpty() || !models.usable(original)) {
+            return;
+        }
+        probes.arm(original, hintMs);
+        services.log().info("probe_back_armed", data("selector", original.selector(), "retryAfterMs", hintMs));
+    }
+
+    /** A probe answered: the cooldown ends and the circuit closes, so the next turn boundary reverts. */
+    private void probeSucceeded(Model model) {
+        cooldowns.clear(model.selector());
+        services.log().info("probe_back_cleared", data("selector", model.selector()));
+        onProbeSuccess.accept(model.selector());
+    }
+
+    /** The monotonic clock the cooldowns and tier-1 deadlines are measured on. */
+    long monotonicMs() {
+        return context.scheduler().monotonicMs();
+    }
+
+    /** The session closes: no probe runs any more. */
+    void close() {
+        probes.close();
     }
 
     private void noteFailure(RecoveryAction.SwitchModel action, Model from, long now) {
@@ -335,6 +373,7 @@ public final class FallbackControl {
 
     /** The user (set_model, cycle_model) or a resumed session chose a model: the episode ends (§5.3). */
     void clearForModelChange(Model chosen, ModelControl.Source source) {
+        probes.cancel();
         if (active.getAndSet(null) != null) {
             services.log().info("fallback_cleared_manual", data("selector", chosen.selector(), "trigger", source.wire()));
         }
@@ -350,6 +389,7 @@ public final class FallbackControl {
 
     /** A new or switched session file: no episode, no turn state (cooldowns are the session's, kept). */
     synchronized void reset() {
+        probes.cancel();
         active.set(null);
         resetTurn();
     }

@@ -1,9 +1,11 @@
 package dev.agentd.server.session;
 
 import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.message.ContentBlock;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.message.Usage;
 import dev.agentd.protocol.model.Model;
+import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.server.ai.Provider;
 import dev.agentd.server.ai.StreamListener;
 import dev.agentd.server.ai.StreamRequest;
@@ -55,9 +57,28 @@ final class ProviderCalls {
         return call(systemPrompt, messages, List.of(), StreamListener.NONE, cancel);
     }
 
+    /**
+     * A probe-back request to {@code model}, which need not be the current one (FALLBACK §5.5):
+     * one token, no tools, thinking off. Empty when it answered, else its error.
+     */
+    Optional<String> probe(Model model, CancellationToken cancel) {
+        Model oneToken = new Model(model.id(), model.name(), model.api(), model.provider(), model.baseUrl(),
+                model.reasoning(), model.input(), model.cost(), model.contextWindow(), 1);
+        AgentMessage.User ok = new AgentMessage.User(List.of(new ContentBlock.Text("OK")), context.scheduler().now());
+        AgentMessage.Assistant reply = call("Reply with OK.", List.of(ok), List.of(), StreamListener.NONE, cancel,
+                new ModelChoice(oneToken, ThinkingLevel.OFF, ThinkingLevel.OFF));
+        return reply.stopReason().failed() ? Optional.of(reply.errorMessage() == null ? "Probe failed"
+                : reply.errorMessage()) : Optional.empty();
+    }
+
     private AgentMessage.Assistant call(String systemPrompt, List<AgentMessage> messages,
             List<ToolDefinition> tools, StreamListener listener, CancellationToken cancel) {
-        ModelChoice choice = models.choice(); // one snapshot: the level always belongs to the model
+        // one snapshot: the level always belongs to the model
+        return call(systemPrompt, messages, tools, listener, cancel, models.choice());
+    }
+
+    private AgentMessage.Assistant call(String systemPrompt, List<AgentMessage> messages,
+            List<ToolDefinition> tools, StreamListener listener, CancellationToken cancel, ModelChoice choice) {
         Model model = choice.model();
         Optional<Provider> provider = context.providers().forModel(model);
         if (provider.isEmpty()) {

@@ -10,6 +10,7 @@ import dev.agentd.server.compaction.CompactionConfig;
 import dev.agentd.server.compaction.CompactionException;
 import dev.agentd.server.compaction.TokenEstimate;
 import dev.agentd.server.recovery.OverflowDetector;
+import dev.agentd.server.recovery.RateLimitWait;
 import dev.agentd.server.recovery.RecoveryAction;
 import dev.agentd.server.recovery.RecoveryPolicy;
 import dev.agentd.server.recovery.RunFacts;
@@ -179,7 +180,8 @@ final class Recovery {
         @Override
         public Void retry(RecoveryAction.Retry action) {
             announce();
-            scheduleRetry(action.attempt(), action.delayMs(), action.errorMessage());
+            // The announced delay is exactly the one slept: a server hint, when it set it (SPEC §5.5).
+            scheduleRetry(action.attempt(), action.delayMs(), action.errorMessage(), action.rateLimitWait());
             return null;
         }
 
@@ -188,7 +190,7 @@ final class Recovery {
             facts.blockCredentialInUse(action.retryAfterMs());
             announce();
             // The next request selects the other, unblocked credential, so there is nothing to wait for.
-            scheduleRetry(action.attempt(), 0, action.errorMessage());
+            scheduleRetry(action.attempt(), 0, action.errorMessage(), RateLimitWait.NONE);
             return null;
         }
 
@@ -208,7 +210,7 @@ final class Recovery {
                 return null;
             }
             control.nextRung();
-            scheduleRetry(action.attempt(), 0, action.errorMessage());
+            scheduleRetry(action.attempt(), 0, action.errorMessage(), RateLimitWait.NONE);
             return null;
         }
 
@@ -227,8 +229,8 @@ final class Recovery {
             return null;
         }
 
-        private void scheduleRetry(int attempt, long delayMs, String errorMessage) {
-            control.scheduleRetry(attempt, snapshot.config().maxRetries(), delayMs, errorMessage, token,
+        private void scheduleRetry(int attempt, long delayMs, String errorMessage, RateLimitWait wait) {
+            control.scheduleRetry(attempt, snapshot.config().maxRetries(), delayMs, errorMessage, wait, token,
                     // The failed reply leaves the working context; it stays in the session file.
                     () -> conversation.removeLastIf(message -> message instanceof AgentMessage.Assistant reply
                             && reply.stopReason().failed()),

@@ -3,6 +3,8 @@ package dev.agentd.server.session;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.server.auth.AuthStore;
+import dev.agentd.server.fallback.FallbackSettings;
+import dev.agentd.server.recovery.HintTiers;
 import dev.agentd.server.recovery.RunFacts;
 import java.util.function.Supplier;
 
@@ -32,9 +34,11 @@ final class RecoveryFacts {
     RunFacts snapshot(AgentMessage.Assistant last, RunControl.ChainState chain, long contextTokens,
             boolean overflowRecoveryAttempted) {
         Model model = models.current();
+        FallbackSettings limits = fallback.settings();
         return new RunFacts(last, chain.attempt(), settings.retry(), chain.retrySuppressed(), model.contextWindow(),
                 settings.compaction(), contextTokens, overflowRecoveryAttempted,
-                auth.otherCredentialFree(model.provider(), sessionId.get()), fallback.view());
+                auth.otherCredentialFree(model.provider(), sessionId.get()), fallback.view(), chain.rateLimitWait(),
+                new HintTiers.Limits(limits.hintedWaitCapMs(), limits.probeBackMaxMs()), fallback.monotonicMs());
     }
 
     /** The current model's context window (for overflow checks outside a decision). */

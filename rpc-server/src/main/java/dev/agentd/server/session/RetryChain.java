@@ -1,6 +1,7 @@
 package dev.agentd.server.session;
 
 import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.server.recovery.RateLimitWait;
 import java.util.function.Consumer;
 
 /**
@@ -19,6 +20,8 @@ final class RetryChain {
     private int attempt;
     /** Which model of the chain is being retried: 0 is the session's own model (no fallback yet). */
     private int rung;
+    /** The in-turn 429 wait state of the current rung (FALLBACK §4): it belongs to that model's hint. */
+    private RateLimitWait rateLimitWait = RateLimitWait.NONE;
 
     RetryChain(Consumer<AgentEvent> emit) {
         this.emit = emit;
@@ -36,8 +39,18 @@ final class RetryChain {
         return rung;
     }
 
+    RateLimitWait rateLimitWait() {
+        return rateLimitWait;
+    }
+
     /** Announces attempt {@code n} of the current rung (opening the chain on the first). */
     void start(int n, int maxAttempts, long delayMs, String errorMessage) {
+        start(n, maxAttempts, delayMs, errorMessage, rateLimitWait);
+    }
+
+    /** Like {@link #start(int, int, long, String)}, keeping {@code wait} as the 429 wait state from now on. */
+    void start(int n, int maxAttempts, long delayMs, String errorMessage, RateLimitWait wait) {
+        rateLimitWait = wait == null ? RateLimitWait.NONE : wait;
         open = true;
         attempt = n;
         emit.accept(new AgentEvent.AutoRetryStart(n, maxAttempts, delayMs, errorMessage));
@@ -61,6 +74,7 @@ final class RetryChain {
     /** The chain moved to the next model; its attempts count from 1 again (see {@link #start}). */
     void nextRung() {
         rung++;
+        rateLimitWait = RateLimitWait.NONE;
     }
 
     /** The chain ends in failure (or a retry is refused before one opened), reporting {@code reportedAttempt}. */
@@ -83,5 +97,6 @@ final class RetryChain {
         open = false;
         attempt = 0;
         rung = 0;
+        rateLimitWait = RateLimitWait.NONE;
     }
 }

@@ -1,6 +1,7 @@
 package dev.agentd.server.session;
 
 import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.server.recovery.RateLimitWait;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.runtime.Scheduler;
 import java.util.ArrayList;
@@ -30,7 +31,7 @@ final class RunControl {
     record Start(CancellationToken token, CompletableFuture<Void> end) {}
 
     /** The retry chain as the recovery decision sees it, read under one lock. */
-    record ChainState(boolean open, int attempt, boolean retrySuppressed) {}
+    record ChainState(boolean open, int attempt, boolean retrySuppressed, RateLimitWait rateLimitWait) {}
 
     private final Object lock = new Object();
     private final RetryChain chain;
@@ -105,7 +106,7 @@ final class RunControl {
 
     ChainState chainState() {
         synchronized (lock) {
-            return new ChainState(chain.isOpen(), chain.attempt(), retrySuppressed);
+            return new ChainState(chain.isOpen(), chain.attempt(), retrySuppressed, chain.rateLimitWait());
         }
     }
 
@@ -178,9 +179,15 @@ final class RunControl {
      */
     void scheduleRetry(int attempt, int maxAttempts, long delayMs, String errorMessage, CancellationToken runToken,
             Runnable beforeSleep, Runnable onWake) {
+        scheduleRetry(attempt, maxAttempts, delayMs, errorMessage, RateLimitWait.NONE, runToken, beforeSleep, onWake);
+    }
+
+    /** {@link #scheduleRetry(int, int, long, String, CancellationToken, Runnable, Runnable)} keeping the chain's 429 wait state. */
+    void scheduleRetry(int attempt, int maxAttempts, long delayMs, String errorMessage, RateLimitWait wait,
+            CancellationToken runToken, Runnable beforeSleep, Runnable onWake) {
         synchronized (lock) {
             beforeSleep.run();
-            chain.start(attempt, maxAttempts, delayMs, errorMessage);
+            chain.start(attempt, maxAttempts, delayMs, errorMessage, wait);
             if (runToken.isCancelled()) {
                 chain.cancel();
                 goIdle();

@@ -98,6 +98,8 @@ public final class FakeProviderServer implements AutoCloseable {
     private final ExecutorService executor;
     private final Deque<Reply> replies = new ArrayDeque<>();
     private final List<RecordedRequest> requests = new ArrayList<>();
+    /** {@link System#nanoTime()} at each request's arrival, in the order of {@link #requests}. */
+    private final List<Long> arrivals = new ArrayList<>();
     private final AtomicInteger disconnects = new AtomicInteger();
     private final CountDownLatch closing = new CountDownLatch(1);
 
@@ -134,6 +136,11 @@ public final class FakeProviderServer implements AutoCloseable {
         return List.copyOf(requests);
     }
 
+    /** When each request arrived ({@link System#nanoTime()}), in order: the gaps a client left between them. */
+    public synchronized List<Long> arrivalNanos() {
+        return List.copyOf(arrivals);
+    }
+
     public synchronized int requestCount() {
         return requests.size();
     }
@@ -162,6 +169,7 @@ public final class FakeProviderServer implements AutoCloseable {
                 headers.put(name.toLowerCase(Locale.ROOT), List.copyOf(values)));
         Reply reply;
         synchronized (this) {
+            arrivals.add(System.nanoTime());
             requests.add(new RecordedRequest(exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
                     headers, new String(body, StandardCharsets.UTF_8), exchange.getRemoteAddress().getPort()));
             reply = replies.pollFirst();
