@@ -71,7 +71,8 @@ public final class RecoveryPolicy {
         }
         int attempt = facts.chainAttempt() + 1;
         boolean usageLimit = classification.scope() != null;
-        if (attempt > config.maxRetries()) {
+        // A half-open circuit's probe gets exactly one request before the chain moves on (FALLBACK §6).
+        if (attempt > config.maxRetries() || (facts.fallback().probing() && fallback.possible())) {
             RecoveryAction next = fallback.orElse(usageLimit ? SwitchReason.BILLING : SwitchReason.TRANSIENT, 1,
                     new RecoveryAction.GiveUp(attempt - 1, error, afterRetry));
             return usageLimit && fallback.possible() ? new RecoveryAction.BlockCredential(last.retryAfterMs(), next)
