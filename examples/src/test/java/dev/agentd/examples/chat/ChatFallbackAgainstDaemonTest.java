@@ -59,7 +59,9 @@ class ChatFallbackAgainstDaemonTest {
                 hasItem("Fallback model faux/faux-2 answered"));
         client.waitForIdle(Duration.ofSeconds(30));
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !chat.busy());
-        assertEquals(List.of("Switched from faux/faux-1 to faux/faux-2 (transient)", "Answered by faux-2: faux-1 "
+        // the switch opens the primary's circuit (FALLBACK §6), told just before the switch itself
+        assertEquals(List.of("Circuit opened for faux/faux-1 (60s)",
+                "Switched from faux/faux-1 to faux/faux-2 (transient)", "Answered by faux-2: faux-1 "
                 + "stayed overloaded through its retries, so the fallback chain took over.",
                 "Fallback model faux/faux-2 answered"), terminal.lines(),
                 "one notice per fallback event, no model line for the fallback's own model_changed, no error line");
@@ -78,9 +80,10 @@ class ChatFallbackAgainstDaemonTest {
         Awaitility.await().atMost(Duration.ofSeconds(60)).until(terminal::lines,
                 hasItem(org.hamcrest.Matchers.startsWith("Retry failed after")));
         List<String> lines = terminal.lines();
-        assertEquals("Switched from faux/faux-1 to faux/faux-2 (transient)", lines.get(0));
-        assertEquals("Fallback chain exhausted: " + OVERLOADED, lines.get(1));
-        assertEquals(3, lines.size(), lines.toString());
+        assertEquals("Circuit opened for faux/faux-1 (60s)", lines.get(0));
+        assertEquals("Switched from faux/faux-1 to faux/faux-2 (transient)", lines.get(1));
+        assertEquals("Fallback chain exhausted: " + OVERLOADED, lines.get(2));
+        assertEquals(4, lines.size(), lines.toString());
     }
 
     private void startChat(Path script) throws Exception {

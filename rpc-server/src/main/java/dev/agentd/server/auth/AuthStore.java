@@ -6,6 +6,10 @@ import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.runtime.JsonProblems;
 import dev.agentd.server.runtime.Scheduler;
 import dev.agentd.server.runtime.Suggest;
+import dev.agentd.server.state.CredentialBlocks;
+import dev.agentd.server.state.CredentialId;
+import dev.agentd.server.state.CredentialIds;
+import dev.agentd.server.state.MemoryState;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,7 +31,12 @@ import org.slf4j.LoggerFactory;
  * {@code models.json} {@code apiKey}. {@code auth.json} may list several credentials for one
  * provider: selection is sticky per session (start at FNV-1a(sessionId) mod n, skip blocked ones)
  * and {@link #markUsageLimitReached} blocks the session's current credential so the next request
- * uses another. Keys never appear in logs or exception messages.
+ * uses another. Keys never appear in logs or exception messages. The blocks live in a
+ * {@link CredentialBlocks} store ({@link #shareBlocks}: the agent directory's shared state, so a
+ * credential one agentd blocked is skipped by every other on that directory), named by
+ * {@link CredentialIds} over the {@code auth.json} entry as written (a literal key, an env var
+ * name or a command: the same file gives every process the same names, and no key is resolved
+ * just to name it).
  */
 public final class AuthStore {
     private static final Logger LOG = LoggerFactory.getLogger(AuthStore.class);
@@ -38,7 +47,6 @@ public final class AuthStore {
 
     private final Map<String, List<String>> stored;
     private final SecretResolver secrets;
-    private final Scheduler clock;
     private final Map<String, String> modelsJsonKeys = new HashMap<>();
     private final Set<String> keyless = new HashSet<>();
     private final List<String> warnings;
@@ -46,8 +54,8 @@ public final class AuthStore {
     private final Path authFile;
     private String cliProvider;
     private String cliKey;
-    /** provider → credential index → blocked until (epoch ms). */
-    private final Map<String, Map<Integer, Long>> blockedUntil = new HashMap<>();
+    /** Where usage-limit blocks are kept; this process only until {@link #shareBlocks}. */
+    private volatile CredentialBlocks blocks;
     /** provider + "\u0000" + sessionId → index of the credential in use. */
     private final Map<String, Integer> sticky = new HashMap<>();
 
@@ -63,7 +71,12 @@ public final class AuthStore {
         stored.forEach((provider, specs) -> copy.put(provider, List.copyOf(specs)));
         this.stored = copy;
         this.secrets = secrets;
-        this.clock = clock;
+        this.blocks = new MemoryState(clock::now);
+    }
+
+    /** Keeps usage-limit blocks in {@code shared} from now on (called once at startup, before any request). */
+    public void shareBlocks(CredentialBlocks shared) {
+        this.blocks = shared;
     }
 
     /**
@@ -239,8 +252,8 @@ public final class AuthStore {
         if (specs == null || current == null) {
             return false;
         }
-        long until = clock.now() + (retryAfterMs == null || retryAfterMs <= 0 ? DEFAULT_BLOCK_MS : retryAfterMs);
-        blockedUntil.computeIfAbsent(provider, p -> new HashMap<>()).merge(current, until, Math::max);
+        blocks.block(credentialId(provider, current),
+                retryAfterMs == null || retryAfterMs <= 0 ? DEFAULT_BLOCK_MS : retryAfterMs);
         return otherCredentialFree(provider, sessionId);
     }
 
@@ -284,8 +297,11 @@ public final class AuthStore {
     }
 
     private boolean isBlocked(String provider, int index) {
-        Long until = blockedUntil.getOrDefault(provider, Map.of()).get(index);
-        return until != null && until > clock.now();
+        return blocks.blockedForMs(credentialId(provider, index)) > 0;
+    }
+
+    private CredentialId credentialId(String provider, int index) {
+        return CredentialIds.of(provider, stored.get(provider).get(index));
     }
 
     private static String stickyKey(String provider, String sessionId) {

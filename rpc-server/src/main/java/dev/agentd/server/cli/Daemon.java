@@ -33,6 +33,7 @@ import dev.agentd.server.fallback.NdjsonFallbackLog;
 import dev.agentd.server.session.AgentSession;
 import dev.agentd.server.session.FallbackServices;
 import dev.agentd.server.session.SessionContext;
+import dev.agentd.server.state.SharedState;
 import dev.agentd.server.sessions.SessionFile;
 import dev.agentd.server.sessions.SessionPaths;
 import dev.agentd.server.tools.SystemPrompt;
@@ -74,13 +75,15 @@ public final class Daemon {
     private final AgentSession session;
     private final RpcOutput output;
     private final CommandRouter router;
+    private final SharedState sharedState;
     private final AtomicBoolean shuttingDown = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private List<String> warnings = List.of();
 
     private Daemon(CliOptions options, InputStream in, SystemScheduler scheduler, AgentSession session,
-            RpcOutput output, CommandRouter router) {
+            RpcOutput output, CommandRouter router, SharedState sharedState) {
         this.options = options;
+        this.sharedState = sharedState;
         this.in = in;
         this.scheduler = scheduler;
         this.session = session;
@@ -98,6 +101,9 @@ public final class Daemon {
         SystemScheduler scheduler = new SystemScheduler();
         SecretResolver secrets = new SecretResolver(env, scheduler, SecretResolver.COMMAND_LIMIT_MS);
         AuthStore auth = AuthStore.load(dirs.authFile(), secrets, scheduler);
+        // One shared state per agent directory, for every session of the process (FALLBACK §6).
+        SharedState sharedState = StateStores.open(settings.current(), dirs.agentDir());
+        auth.shareBlocks(sharedState.credentialBlocks());
         ModelsConfig modelsConfig = ModelsConfig.load(dirs.modelsFile());
         modelsConfig.apiKeySpecs().forEach(auth::setModelsJsonKey);
         modelsConfig.keylessProviders(BuiltinModels.ALL.stream().map(Model::provider)
@@ -161,7 +167,7 @@ public final class Daemon {
                     "--thinking must be one of off, minimal, low, medium, high, xhigh, max; got '" + options.thinking()
                             + "'"));
         }
-        FallbackServices fallback = fallbackServices(options, env, dirs, settings, models);
+        FallbackServices fallback = fallbackServices(options, env, dirs, settings, models, sharedState);
         AgentSession session = new AgentSession(context, sessionFile, selection.model(), thinking, options.updates(),
                 fallback);
         Daemon[] self = new Daemon[1];
@@ -171,7 +177,7 @@ public final class Daemon {
         CommandRouter router = new CommandRouter(session, script,
                 new PiExtras(new SlashCommands(dirs.agentDir(), dirs.projectDir()), cwd));
         StartupTrace.mark("session+router");
-        self[0] = new Daemon(options, in, scheduler, session, output, router);
+        self[0] = new Daemon(options, in, scheduler, session, output, router, sharedState);
         self[0].warnings = warnings.list();
         session.reportStartupWarnings(self[0].warnings);
         return self[0];
@@ -184,11 +190,11 @@ public final class Daemon {
      * stderr and as a {@code validation_warning} record.
      */
     private static FallbackServices fallbackServices(CliOptions options, Map<String, String> env, AgentDirs dirs,
-            SettingsStore settings, ModelRegistry models) {
+            SettingsStore settings, ModelRegistry models, SharedState sharedState) {
         boolean disabled = FallbackSettings.disabledByRun(options.noModelFallback(), env);
         long maxBytes = FallbackSettings.from(settings.current(), disabled).logMaxBytes();
         FallbackServices services = new FallbackServices(disabled,
-                new NdjsonFallbackLog(dirs.agentDir(), maxBytes, Clock.systemUTC()));
+                new NdjsonFallbackLog(dirs.agentDir(), maxBytes, Clock.systemUTC()), sharedState);
         for (String warning : services.warnings(settings.current(), models)) {
             LOG.warn("fallback: {}", warning);
             services.log().warn("validation_warning", Map.of("warning", warning));
@@ -247,6 +253,7 @@ public final class Daemon {
             LOG.warn("abort failed during shutdown: {}", e.getCause().toString());
         }
         session.close();
+        sharedState.close();
         scheduler.close();
         stopped.countDown();
     }

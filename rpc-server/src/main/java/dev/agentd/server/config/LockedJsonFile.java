@@ -76,12 +76,35 @@ public final class LockedJsonFile {
      * @throws IOException when the file is malformed (left unchanged) or cannot be written
      */
     public ObjectNode update(Consumer<ObjectNode> change) throws IOException {
+        return update(change, null);
+    }
+
+    /**
+     * {@link #update(Consumer)} for state that may be rebuilt: a file that cannot be read as a JSON
+     * object is reported to {@code unreadable} and replaced, under the lock, by what {@code change}
+     * makes of an empty object.
+     */
+    public ObjectNode updateReplacingUnreadable(Consumer<ObjectNode> change, Consumer<IOException> unreadable)
+            throws IOException {
+        return update(change, unreadable);
+    }
+
+    private ObjectNode update(Consumer<ObjectNode> change, Consumer<IOException> unreadable) throws IOException {
         Files.createDirectories(file.getParent());
         ReentrantLock processLock = PROCESS_LOCKS.computeIfAbsent(lockFile, ignored -> new ReentrantLock());
         processLock.lock();
         try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
              FileLock ignored = channel.lock()) {
-            ObjectNode content = read();
+            ObjectNode content;
+            try {
+                content = read();
+            } catch (IOException e) {
+                if (unreadable == null) {
+                    throw e;
+                }
+                unreadable.accept(e);
+                content = mapper.createObjectNode();
+            }
             change.accept(content);
             writeAtomically(mapper.writerWithDefaultPrettyPrinter().writeValueAsBytes(content));
             return content;

@@ -11,12 +11,20 @@ package dev.agentd.server.recovery;
  * @param candidateOnOtherProvider such a rung exists on another provider than the current one (a
  *     rejected credential skips every rung of its provider for the turn)
  * @param episodeActive the session is on a fallback (a success then reports {@code retry_fallback_succeeded})
+ * @param probing the session holds the current model's half-open circuit probe: a transient
+ *     failure switches after that one request (FALLBACK §6)
  */
 public record FallbackView(boolean enabled, String chainKey, boolean candidate, boolean candidateOnOtherProvider,
-        boolean episodeActive) {
+        boolean episodeActive, boolean probing) {
 
     /** No fallback: the plain retry contract. */
     public static final FallbackView NONE = new FallbackView(false, null, false, false, false);
+
+    /** Not probing a circuit. */
+    public FallbackView(boolean enabled, String chainKey, boolean candidate, boolean candidateOnOtherProvider,
+            boolean episodeActive) {
+        this(enabled, chainKey, candidate, candidateOnOtherProvider, episodeActive, false);
+    }
 
     /** Whether a switch for an error of {@code errorClass} has somewhere to go. */
     public boolean canSwitch(ErrorClass errorClass) {

@@ -78,10 +78,13 @@ public final class RecoveryPolicy {
         }
         int attempt = facts.chainAttempt() + 1;
         boolean usageLimit = classification.scope() != null;
-        if (errorClass == ErrorClass.RATE_LIMITED && !usageLimit) {
+        // A half-open circuit's probe gets exactly one request before the chain moves on (FALLBACK §6),
+        // whatever the hint of a 429 says.
+        boolean probeSpent = facts.fallback().probing() && fallback.possible();
+        if (errorClass == ErrorClass.RATE_LIMITED && !usageLimit && !probeSpent) {
             return rateLimited(facts, attempt, error, afterRetry, fallback);
         }
-        if (attempt > config.maxRetries()) {
+        if (attempt > config.maxRetries() || probeSpent) {
             RecoveryAction next = fallback.orElse(usageLimit ? SwitchReason.BILLING : SwitchReason.TRANSIENT, 1,
                     new RecoveryAction.GiveUp(attempt - 1, error, afterRetry));
             return usageLimit && fallback.possible() ? new RecoveryAction.BlockCredential(last.retryAfterMs(), next)

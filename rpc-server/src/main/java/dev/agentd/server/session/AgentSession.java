@@ -73,7 +73,8 @@ public final class AgentSession implements AutoCloseable {
      */
     public AgentSession(SessionContext context, SessionFile file, Model initialModel, ThinkingLevel initialThinking,
             UpdateMode updateMode) {
-        this(context, file, initialModel, initialThinking, updateMode, FallbackServices.DEFAULTS);
+        this(context, file, initialModel, initialThinking, updateMode,
+                FallbackServices.local(context.scheduler()::now));
     }
 
     /** @param fallbackServices the process's model-fallback switches and debug log (FALLBACK §1, §7) */
@@ -91,7 +92,8 @@ public final class AgentSession implements AutoCloseable {
                 FallbackControl.watching(new ModelChangeRecorder(journal, bus), () -> watcher[0]), initialModel,
                 initialThinking);
         this.calls = new ProviderCalls(context, models, this::sessionId);
-        this.fallback = new FallbackControl(context, models, fallbackServices, bus::publish, calls::probe);
+        this.fallback = new FallbackControl(context, models, fallbackServices, bus::publish, calls::probe,
+                this::sessionId);
         watcher[0] = fallback;
         this.compactor = new Compactor(new Summarizer(calls::complete));
         this.control = new RunControl(bus::publish, context.scheduler());

@@ -22,6 +22,7 @@ import dev.agentd.server.recovery.CooldownCauses;
 import dev.agentd.server.recovery.ErrorClass;
 import dev.agentd.server.recovery.FallbackView;
 import dev.agentd.server.recovery.RecoveryAction;
+import dev.agentd.server.state.Admission;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,9 +46,9 @@ import org.slf4j.LoggerFactory;
  * <p>Decisions taken here (the design leaves them open): the failed model joins the tried set, so
  * a chain never loops back within a turn; account-wide and model-wide exhaustion are kept in the
  * cooldown map under {@code account:<provider>} and {@code exhausted:<provider>/<id>} with the
- * usage-limit duration (that is what "unusable" means for the stranded-revert rule); circuits
- * (the next issue) are seen as always closed. Turn state is guarded by {@code this}; the episode is
- * an atomic reference (see {@link #active}).
+ * usage-limit duration (that is what "unusable" means for the stranded-revert rule). Circuits
+ * (FALLBACK §6) are asked through {@link CircuitAccess}, in the methods of the "circuits" section.
+ * Turn state is guarded by {@code this}; the episode is an atomic reference (see {@link #active}).
  */
 public final class FallbackControl {
     private static final Logger LOG = LoggerFactory.getLogger(FallbackControl.class);
@@ -65,6 +66,7 @@ public final class FallbackControl {
     private final Catalog catalog;
     private final ChainsMemo memo = new ChainsMemo();
     private final Cooldowns cooldowns;
+    private final CircuitAccess circuits;
     private final Set<String> tried = new HashSet<>();
     private final Set<String> rejectedProviders = new HashSet<>();
     /**
@@ -76,18 +78,21 @@ public final class FallbackControl {
     private final AtomicReference<Episode> active = new AtomicReference<>();
     /** Probe-back (FALLBACK §5.5), on its own thread. */
     private final ProbeBack probes;
-    /** The circuit-close hook, called with the base selector a probe found answering (FALLBACK §6): a no-op for now. */
-    private final Consumer<String> onProbeSuccess = selector -> { };
 
-    /** @param probe sends one probe request to a demoted model (FALLBACK §5.5) */
+    /**
+     * @param probe sends one probe request to a demoted model (FALLBACK §5.5)
+     * @param sessionId names this session's circuit leases
+     */
     FallbackControl(SessionContext context, ModelControl models, FallbackServices services, Consumer<AgentEvent> emit,
-            ProbeBack.Probe probe) {
+            ProbeBack.Probe probe, java.util.function.Supplier<String> sessionId) {
         this.context = context;
         this.models = models;
         this.services = services;
         this.emit = emit;
         this.catalog = Catalog.of(context.models());
         this.cooldowns = new Cooldowns(context.random());
+        this.circuits = new CircuitAccess(services.state().circuits(), sessionId, () -> context.settings().current(),
+                this::settings, services.log(), emit);
         this.probes = ProbeBack.onOwnThread(context.scheduler(), probe, emit, this::probeSucceeded);
     }
 
@@ -145,7 +150,8 @@ public final class FallbackControl {
         long now = context.scheduler().monotonicMs();
         boolean any = scan(chains, key.get(), choice, episode, now, false).next().isPresent();
         boolean offProvider = any && scan(chains, key.get(), choice, episode, now, true).next().isPresent();
-        return new FallbackView(true, key.get(), any, offProvider, episode != null);
+        return new FallbackView(true, key.get(), any, offProvider, episode != null,
+                circuits.probing(choice.model().selector()));
     }
 
     private static String episodeKey(Episode episode) {
@@ -162,6 +168,7 @@ public final class FallbackControl {
         CandidateScan.View view = CandidateScan.View.of(choice.model(), choice.effective())
                 .withTried(base -> tried.contains(lower(base)))
                 .withCooling(base -> cooldowns.isCooling(base, now) || cooldowns.isCooling(EXHAUSTED + base, now))
+                .withCircuitOpen(circuits.openNow())
                 .withCredentials(this::hasCredential)
                 .withAccountSpent(provider -> cooldowns.isCooling(ACCOUNT + provider, now))
                 .withCredentialRejected(provider -> rejectedProviders.contains(lower(provider))
@@ -203,6 +210,7 @@ public final class FallbackControl {
             return false;
         }
         Candidate candidate = scan.next().get();
+        circuits.failed(base, action.classification(), action.reason(), action.retryAfterMs());
         if (action.reason() != SwitchReason.REFUSAL) {
             // A refusal says nothing about the model's health: it does not cool down.
             CooldownCause cause = CooldownCauses.of(action.classification(), action.errorMessage());
@@ -215,10 +223,7 @@ public final class FallbackControl {
         ThinkingLevel originalThinking = episode != null ? episode.originalThinking() : choice.preferred();
         Pins pins = (episode != null ? episode.pins() : Pins.NONE)
                 .afterSwitch(action.reason(), action.limit(), base, original.selector());
-        tried.add(lower(candidate.model().selector()));
-        active.set(new Episode(candidate.chainKey(), candidate.selector(), original, originalThinking,
-                ModelChoice.of(candidate.model(), candidate.thinking()).effective(), pins));
-        models.switchTo(candidate.model(), candidate.thinking(), ModelControl.Source.FALLBACK, false, original);
+        enter(candidate, original, originalThinking, pins);
         String limit = action.limit() == null ? null : action.limit().wire();
         services.log().info("fallback_applied", data("from", base, "to", candidate.selector(), "chainKey",
                 candidate.chainKey(), "reason", action.reason().wire(), "limit", limit,
@@ -246,7 +251,7 @@ public final class FallbackControl {
     private void probeSucceeded(Model model) {
         cooldowns.clear(model.selector());
         services.log().info("probe_back_cleared", data("selector", model.selector()));
-        onProbeSuccess.accept(model.selector());
+        circuits.succeeded(model.selector());
     }
 
     /** The monotonic clock the cooldowns and tier-1 deadlines are measured on. */
@@ -257,6 +262,15 @@ public final class FallbackControl {
     /** The session closes: no probe runs any more. */
     void close() {
         probes.close();
+    }
+
+    /** Switches to {@code candidate} as a fallback of {@code original} and asks for its admission. */
+    private void enter(Candidate candidate, Model original, ThinkingLevel originalThinking, Pins pins) {
+        tried.add(lower(candidate.model().selector()));
+        active.set(new Episode(candidate.chainKey(), candidate.selector(), original, originalThinking,
+                ModelChoice.of(candidate.model(), candidate.thinking()).effective(), pins));
+        models.switchTo(candidate.model(), candidate.thinking(), ModelControl.Source.FALLBACK, false, original);
+        circuits.admit(candidate.model().selector()); // a half-open entry: this session probes it
     }
 
     private void noteFailure(RecoveryAction.SwitchModel action, Model from, long now) {
@@ -286,6 +300,7 @@ public final class FallbackControl {
         if (action.classification() != null) {
             noteFailure(action.classification(), action.retryAfterMs(), models.current(),
                     context.scheduler().monotonicMs());
+            circuits.failed(models.current().selector(), action.classification(), null, action.retryAfterMs());
         }
         services.log().warn("fallback_exhausted", data("chainKey", action.chainKey(), "errorMessage",
                 action.lastError()));
@@ -316,14 +331,18 @@ public final class FallbackControl {
      */
     synchronized void beforeAttempt() {
         Episode episode = active.get();
-        if (episode == null) {
-            return;
+        if (episode != null) {
+            try {
+                revertIfDue(episode);
+            } catch (RuntimeException e) {
+                LOG.warn("fallback revert failed: {}", e.toString());
+                active.set(null);
+            }
         }
         try {
-            revertIfDue(episode);
+            circuitBoundary();
         } catch (RuntimeException e) {
-            LOG.warn("fallback revert failed: {}", e.toString());
-            active.set(null);
+            LOG.warn("circuit check failed: {}", e.toString());
         }
     }
 
@@ -335,7 +354,7 @@ public final class FallbackControl {
                 && models.usable(original) && !unusable(original, now);
         long coolingUntil = now + cooldowns.remainingMs(original.selector(), now);
         RevertRule.Facts facts = new RevertRule.Facts(true, episode.pins(), originalUsable, unusable(current, now),
-                coolingUntil == now ? 0 : coolingUntil, RevertRule.Circuit.NONE);
+                coolingUntil == now ? 0 : coolingUntil, circuits.revertView(original.selector()));
         RevertRule.Decision decision = RevertRule.decide(facts, settings().revertPolicy(), now);
         String cause;
         if (decision instanceof RevertRule.RevertAtOnce atOnce) {
@@ -380,6 +399,11 @@ public final class FallbackControl {
         cooldowns.clear(chosen.selector());
         cooldowns.clear(EXHAUSTED + chosen.selector());
         cooldowns.clear(ACCOUNT + chosen.provider());
+        if (source == ModelControl.Source.SET || source == ModelControl.Source.CYCLE) {
+            circuits.chosenByUser(chosen.selector());
+        } else {
+            circuits.release();
+        }
     }
 
     void noteManualThinkingLevel() {
@@ -391,7 +415,51 @@ public final class FallbackControl {
     synchronized void reset() {
         probes.cancel();
         active.set(null);
+        circuits.release();
         resetTurn();
+    }
+
+    // --- circuits (FALLBACK §6) ----------------------------------------------------------------
+
+    /** Any successful reply: the circuit of the model that gave it closes. */
+    void replySucceeded() {
+        circuits.succeeded(models.current().selector());
+    }
+
+    /**
+     * The circuit part of a turn boundary, for chain-managed models only: the current entry's
+     * admission claims the probe of a half-open circuit; an open one is left for the first closed
+     * candidate ({@code circuit_open_skip}, applied as a transient switch without a cooldown or an
+     * opening); with nothing closed the session stays, as a chain never refuses a turn.
+     */
+    private void circuitBoundary() {
+        FallbackSettings settings = settings();
+        if (!settings.enabled() || !circuits.enabled()) {
+            return;
+        }
+        Chains chains = chains(settings);
+        ModelChoice choice = models.choice();
+        Episode episode = active.get();
+        Optional<String> key = chains.keyFor(choice.model(), choice.effective(), episodeKey(episode));
+        String base = choice.model().selector();
+        if (key.isEmpty() || !(circuits.admit(base) instanceof Admission.Open)) {
+            return;
+        }
+        CandidateScan.Scan scan = scan(chains, key.get(), choice, episode, context.scheduler().monotonicMs(), false);
+        if (scan.next().isEmpty() || scan.circuitOpen()) {
+            return;
+        }
+        Candidate candidate = scan.next().get();
+        services.log().info("circuit_open_skip", data("selector", base, "to", candidate.selector(), "chainKey",
+                candidate.chainKey()));
+        tried.add(lower(base));
+        enter(candidate, episode != null ? episode.original() : choice.model(),
+                episode != null ? episode.originalThinking() : choice.preferred(),
+                episode != null ? episode.pins() : Pins.NONE);
+        String reason = SwitchReason.TRANSIENT.wire();
+        services.log().info("fallback_applied", data("from", base, "to", candidate.selector(), "chainKey",
+                candidate.chainKey(), "reason", reason, "trigger", "circuit-open"));
+        emit.accept(new AgentEvent.RetryFallbackApplied(base, candidate.selector(), candidate.chainKey(), reason, null));
     }
 
     // --- commands (FALLBACK §9) ----------------------------------------------------------------
@@ -407,7 +475,7 @@ public final class FallbackControl {
                 .filter(entry -> !entry.selector().startsWith(ACCOUNT) && !entry.selector().startsWith(EXHAUSTED))
                 .map(entry -> new Results.FallbackCooldown(entry.selector(), entry.remainingMs())).toList();
         return new Results.FallbackState(settings.enabled(), settings.revertPolicy().wire(),
-                chains(settings).asMap(), active, cooling, List.of(),
+                chains(settings).asMap(), active, cooling, circuits.listed(),
                 services.warnings(context.settings().current(), catalog));
     }
 

@@ -7,20 +7,38 @@ import dev.agentd.server.fallback.Catalog;
 import dev.agentd.server.fallback.Chains;
 import dev.agentd.server.fallback.FallbackLog;
 import dev.agentd.server.fallback.FallbackSettings;
+import dev.agentd.server.state.MemoryState;
+import dev.agentd.server.state.SharedState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * What the process decides once for model fallback (FALLBACK §1, §7): whether the run disables
- * switching ({@code --no-model-fallback}, {@code AGENTD_NO_FALLBACK=1}) and where the debug log goes.
+ * What the process decides once for model fallback (FALLBACK §1, §6, §7): whether the run disables
+ * switching ({@code --no-model-fallback}, {@code AGENTD_NO_FALLBACK=1}), where the debug log goes,
+ * and the shared state (circuit breakers, credential blocks) of the agent directory, one per
+ * process and handed to every session.
  */
-public record FallbackServices(boolean disabledForRun, FallbackLog log) {
-    /** Fallback as configured, no debug log (tests, embedding). */
+public record FallbackServices(boolean disabledForRun, FallbackLog log, SharedState state) {
+    /**
+     * Fallback as configured, no debug log, circuits in one process-local store on the machine's
+     * clock that every user of this constant shares (tests and embedders wanting their own: {@link #local}).
+     */
     public static final FallbackServices DEFAULTS = new FallbackServices(false, FallbackLog.NONE);
 
     public FallbackServices {
         log = log == null ? FallbackLog.NONE : log;
+        state = state == null ? MemoryState.system() : state;
+    }
+
+    /** With a process-local state of its own. */
+    public FallbackServices(boolean disabledForRun, FallbackLog log) {
+        this(disabledForRun, log, MemoryState.system());
+    }
+
+    /** Fallback as configured, no debug log, a state of its own on {@code epochClock}. */
+    public static FallbackServices local(java.util.function.LongSupplier epochClock) {
+        return new FallbackServices(false, FallbackLog.NONE, new MemoryState(epochClock));
     }
 
     /** The settings in force now, with this run's switch applied. */

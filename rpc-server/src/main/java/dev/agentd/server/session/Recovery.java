@@ -77,6 +77,7 @@ final class Recovery {
     void replySucceeded(AgentMessage.Assistant reply) {
         // retry_fallback_succeeded precedes auto_retry_end{success:true} (FALLBACK §8)
         control.replySucceeded(() -> fallback.succeeded().ifPresent(bus::publish));
+        fallback.replySucceeded(); // any success closes the model's circuit (FALLBACK §6)
         if (!OverflowDetector.isOverflow(reply, facts.contextWindow())) {
             overflowRecoveryAttempted = false;
         }

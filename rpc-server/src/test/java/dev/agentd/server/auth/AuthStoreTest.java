@@ -82,6 +82,25 @@ class AuthStoreTest {
         assertTrue(auth.markUsageLimitReached("p", "s", null), "the first block expired");
     }
 
+    /** Two processes on one agent directory: a credential one blocked is skipped by the other. */
+    @Test
+    void blocksGoThroughTheSharedStoreByHashNeverByKey() throws IOException {
+        Path file = dir.resolve("circuits.json");
+        Map<String, List<String>> stored = Map.of("p", List.of("sk-shared-k0-Vb3", "sk-shared-k1-Wc4"));
+        AuthStore one = new AuthStore(stored, new SecretResolver(Map.of()), clock);
+        one.shareBlocks(new dev.agentd.server.state.FileState(file, clock::now));
+        AuthStore two = new AuthStore(stored, new SecretResolver(Map.of()), clock);
+        two.shareBlocks(new dev.agentd.server.state.FileState(file, clock::now));
+        String first = one.apiKey("p", "s").orElseThrow();
+        assertEquals(first, two.apiKey("p", "s").orElseThrow(), "the same session id picks the same credential");
+        assertTrue(one.markUsageLimitReached("p", "s", 10_000L));
+        assertFalse(first.equals(two.apiKey("p", "s").orElseThrow()), "the other store skips the blocked one");
+        String text = Files.readString(file);
+        assertFalse(text.contains("sk-shared"), text);
+        clock.advance(10_001);
+        assertTrue(two.otherCredentialFree("p", "s"), "the block ended for both");
+    }
+
     @Test
     void otherCredentialFreeAnswersWithoutBlockingAnything() {
         AuthStore auth = new AuthStore(Map.of("p", List.of("k0", "k1")), new SecretResolver(Map.of()), clock);

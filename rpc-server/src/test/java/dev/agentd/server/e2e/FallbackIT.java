@@ -191,7 +191,10 @@ class FallbackIT {
     @ParameterizedTest(name = "policy={0}")
     @ValueSource(strings = {"cooldown-expiry", "never"})
     void theFallbackRevertsAfterThePrimarysCooldownUnlessThePolicyIsNever(String policy) throws IOException {
-        start(retrySettings(0, ONE_RUNG + ",\"fallbackRevertPolicy\":\"" + policy + "\""), "--no-session");
+        // The switch also opens the primary's circuit, which then decides the revert (FALLBACK §6):
+        // a 1 s circuit that the 2 s Retry-After floors ends with the cooldown, not after 60 s.
+        start(retrySettings(0, ONE_RUNG + ",\"fallbackRevertPolicy\":\"" + policy + "\"")
+                .replaceFirst("}$", ",\"fallback\":{\"circuitCooldownMs\":1000}}"), "--no-session");
         // Retry-After sets the primary's cooldown (FALLBACK §5.4): short, so the test need not wait
         // long, yet far longer than the zero-delay hop to beta takes on a loaded machine (the
         // boundary after that hop must still find the primary cooling)

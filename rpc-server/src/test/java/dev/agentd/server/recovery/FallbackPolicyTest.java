@@ -43,6 +43,19 @@ class FallbackPolicyTest {
                 0, false, false, view));
     }
 
+    @Test
+    void aFailedHalfOpenProbeSwitchesAfterItsOneRequest() {
+        FallbackView probing = new FallbackView(true, "p/m", true, true, false, true);
+        RecoveryAction action = unwrap(decide(error("503 overloaded", 503, null, null), 0, THREE, probing));
+        RecoveryAction.SwitchModel switched = assertInstanceOf(RecoveryAction.SwitchModel.class, action);
+        assertEquals(SwitchReason.TRANSIENT, switched.reason());
+        assertEquals(1, switched.attempt());
+        // with nowhere to go the probe's model keeps its retries
+        FallbackView alone = new FallbackView(true, "p/m", false, false, false, true);
+        assertInstanceOf(RecoveryAction.Retry.class, unwrap(decide(error("503 overloaded", 503, null, null), 0, THREE,
+                alone)));
+    }
+
     static Stream<Arguments> table() {
         return Stream.of(
                 // class, reply, chain attempt → expected switch reason (null: no switch) and announced attempt

@@ -16,10 +16,13 @@ import dev.agentd.server.ai.faux.FauxScript;
 import dev.agentd.server.auth.AuthStore;
 import dev.agentd.server.auth.SecretResolver;
 import dev.agentd.server.config.SettingsStore;
+import dev.agentd.server.fallback.FallbackLog;
 import dev.agentd.server.session.AgentSession;
+import dev.agentd.server.session.FallbackServices;
 import dev.agentd.server.session.SessionContext;
 import dev.agentd.server.sessions.SessionFile;
 import dev.agentd.server.sessions.SessionPaths;
+import dev.agentd.server.state.MemoryState;
 import dev.agentd.server.tools.Tool;
 import dev.agentd.server.tools.ToolRegistry;
 import java.nio.file.Path;
@@ -45,6 +48,8 @@ public final class SessionHarness implements AutoCloseable {
     public final SettingsStore settings;
     public final AuthStore auth;
     public final AgentSession session;
+    /** The session's circuits and credential blocks, on the fake clock; a test may act as another session. */
+    public final MemoryState state = new MemoryState(scheduler::now);
     private final List<AgentEvent> events = Collections.synchronizedList(new ArrayList<>());
 
     private SessionHarness(Builder builder) {
@@ -62,7 +67,8 @@ public final class SessionHarness implements AutoCloseable {
         SessionFile file = builder.sessionFile != null ? builder.sessionFile
                 : SessionFile.create(paths == null ? null : paths.newFile(builder.dir, scheduler.now()),
                         builder.dir.toString(), null, scheduler::now);
-        this.session = new AgentSession(context, file, builder.initialModel, ThinkingLevel.OFF, builder.updateMode);
+        this.session = new AgentSession(context, file, builder.initialModel, ThinkingLevel.OFF, builder.updateMode,
+                new FallbackServices(false, FallbackLog.NONE, state));
         session.subscribe(events::add);
     }
 

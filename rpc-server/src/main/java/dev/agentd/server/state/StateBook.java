@@ -1,0 +1,83 @@
+package dev.agentd.server.state;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+
+/**
+ * The whole shared state as one mutable value: circuit records by selector, credential blocks
+ * (until, epoch ms) by {@link CredentialIds#key}, and the generation counter for probe leases.
+ * Not thread-safe: a store applies one operation to it inside its lock (the memory store) or
+ * between reading and writing its file (the file store), so both stores share every rule. Every
+ * changing operation sweeps idle circuits and ended blocks first.
+ */
+final class StateBook {
+    final Map<String, CircuitRecord> circuits = new TreeMap<>();
+    final Map<String, Long> blocks = new TreeMap<>();
+    /** The last generation handed out; leases get strictly increasing ones. */
+    long generation;
+
+    Admission admit(String selector, String owner, long now, CircuitTimings timings) {
+        sweep(now, timings);
+        CircuitRecord record = circuits.get(selector);
+        if (record == null) {
+            return new Admission.Closed();
+        }
+        long next = record.grants(now) ? ++generation : generation;
+        CircuitRecord.Admitted admitted = record.admit(now, owner, next, timings);
+        circuits.put(selector, admitted.record());
+        return admitted.admission();
+    }
+
+    long open(String selector, OptionalLong retryAfterMs, long now, CircuitTimings timings) {
+        sweep(now, timings);
+        CircuitRecord opened = circuits.getOrDefault(selector, CircuitRecord.NONE).opened(now, retryAfterMs, timings);
+        circuits.put(selector, opened);
+        return opened.openUntil() - now;
+    }
+
+    boolean close(String selector) {
+        return circuits.remove(selector) != null;
+    }
+
+    boolean release(String selector, ProbeToken token) {
+        CircuitRecord record = circuits.get(selector);
+        if (record == null) {
+            return false;
+        }
+        CircuitRecord released = record.released(token);
+        circuits.put(selector, released);
+        return released != record;
+    }
+
+    List<CircuitView> list(long now, CircuitTimings timings) {
+        List<CircuitView> views = new ArrayList<>();
+        circuits.forEach((selector, record) -> {
+            if (!record.idle(now, timings)) {
+                views.add(record.view(selector, now));
+            }
+        });
+        return List.copyOf(views);
+    }
+
+    void block(String credential, long durationMs, long now) {
+        sweepBlocks(now);
+        blocks.merge(credential, CircuitRecord.saturatedAdd(now, Math.max(0, durationMs)), Math::max);
+    }
+
+    long blockedForMs(String credential, long now) {
+        Long until = blocks.get(credential);
+        return until == null || until <= now ? 0 : until - now;
+    }
+
+    private void sweep(long now, CircuitTimings timings) {
+        circuits.values().removeIf(record -> record.idle(now, timings));
+        sweepBlocks(now);
+    }
+
+    private void sweepBlocks(long now) {
+        blocks.values().removeIf(until -> until <= now);
+    }
+}
