@@ -14,13 +14,14 @@ import java.util.function.BiConsumer;
  */
 final class SettingsKeys {
     static final Set<String> TOP = Set.of("retry", "compaction", "steeringMode", "followUpMode", "defaultProvider",
-            "defaultModel", "defaultThinkingLevel");
+            "defaultModel", "defaultThinkingLevel", "state");
     static final Map<String, Set<String>> GROUPS = Map.of(
             "retry", Set.of("enabled", "maxRetries", "baseDelayMs", "maxRetryDelayMs", "provider", "fallbackChains",
                     "fallbackRevertPolicy", "hintedWaitCapMs", "modelFallback", "probeBackMaxMs"),
             "retry.provider", Set.of("connectTimeoutMs", "streamStartTimeoutMs", "streamFirstEventTimeoutMs",
                     "streamIdleTimeoutMs"),
-            "compaction", Set.of("enabled", "reserveTokens", "keepRecentTokens"));
+            "compaction", Set.of("enabled", "reserveTokens", "keepRecentTokens"),
+            "state", Set.of("store", "url", "keyPrefix", "connectTimeoutMs", "commandTimeoutMs"));
 
     private SettingsKeys() {}
 
