@@ -24,8 +24,9 @@ import org.slf4j.LoggerFactory;
  * The daemon's link to Redis: a few pooled connections, and whether Redis is usable right now.
  *
  * <p>Up: a call borrows a connection (opening one lazily, on the first call, never at startup)
- * and runs one script. Its whole time is bounded: the command timeout, plus the connect timeout
- * when it had to connect. Any failure (refused, timed out, an error reply, a reply agentd does
+ * and runs one script. Its whole time is bounded: the command timeout, plus the connect and
+ * command timeouts when it had to connect (a connection still opening when the caller's time is
+ * up is adopted by the pool if it succeeds, and counts as an outage only if it fails). Any failure (refused, timed out, an error reply, a reply agentd does
  * not accept) marks the link down with ONE warning; while down, calls answer empty at once and
  * the caller uses process-local state. Reconnect attempts are scheduled on the injected
  * {@link Scheduler} with exponential backoff and run on the link's own connector thread (a
@@ -97,8 +98,8 @@ final class Link implements AutoCloseable {
             connection = idle.pollFirst();
             long deadline = start + commandTimeoutMs * 1_000_000L;
             if (connection == null) {
-                deadline += connectTimeoutMs * 1_000_000L;
-                connection = connect(deadline);
+                connection = connect(deadline + connectTimeoutMs * 1_000_000L);
+                deadline = System.nanoTime() + commandTimeoutMs * 1_000_000L; // the script's own time
             }
             Reply reply = run(connection, deadline, script, keys, args);
             if (reply instanceof Reply.Error error) {
@@ -108,6 +109,8 @@ final class Link implements AutoCloseable {
             idle.offerFirst(connection);
             connection = null;
             return Optional.of(value);
+        } catch (StillConnecting e) {
+            return Optional.empty();
         } catch (IOException e) {
             markDown(reason(e));
             return Optional.empty();
@@ -181,15 +184,30 @@ final class Link implements AutoCloseable {
         try {
             return opening.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            opening.thenAccept(RespConnection::close); // if it ever connects, nobody wants it
-            throw new SocketTimeoutException("connect timed out");
+            // The caller goes local now; the opening's own outcome decides whether Redis is down
+            // (a cold JVM's first connect can outlast the caller's budget without Redis being slow).
+            opening.whenComplete((connection, failure) -> {
+                if (connection == null) {
+                    markDown(reason(unwrap(failure)));
+                } else if (closed) {
+                    connection.close();
+                } else {
+                    idle.offerFirst(connection);
+                }
+            });
+            throw new StillConnecting();
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause() instanceof WrappedIo wrapped ? wrapped.getCause() : e.getCause();
-            throw cause instanceof IOException io ? io : new IOException(cause);
+            throw unwrap(e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SocketTimeoutException("interrupted");
         }
+    }
+
+    private static IOException unwrap(Throwable failure) {
+        Throwable cause = failure instanceof java.util.concurrent.CompletionException ? failure.getCause() : failure;
+        cause = cause instanceof WrappedIo wrapped ? wrapped.getCause() : cause;
+        return cause instanceof IOException io ? io : new IOException(cause);
     }
 
     private RespConnection openUnchecked() {
@@ -293,6 +311,13 @@ final class Link implements AutoCloseable {
             }
         }
         return code.length() == 0 ? "ERR" : code.toString();
+    }
+
+    /** The caller's time is up but the connection attempt goes on: not (yet) an outage. */
+    private static final class StillConnecting extends IOException {
+        StillConnecting() {
+            super("still connecting");
+        }
     }
 
     private static final class WrappedIo extends RuntimeException {
