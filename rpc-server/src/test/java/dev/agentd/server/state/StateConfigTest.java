@@ -9,9 +9,13 @@ import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.agentd.server.config.Settings;
 import dev.agentd.server.config.SettingsStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class StateConfigTest {
     private static final String SECRET = "pa:ss@w0rd";
@@ -21,6 +25,18 @@ class StateConfigTest {
         values.forEach((path, value) -> store.setForProcess(path,
                 value instanceof Integer i ? IntNode.valueOf(i) : TextNode.valueOf((String) value)));
         return store.current();
+    }
+
+    @Test
+    void theStateKeysAreKnownToTheSettingsFileAndATypoIsWarned(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("settings.json"), "{\"state\":{\"store\":\"redis\","
+                + "\"url\":\"redis://h:1/0\",\"keyPrefix\":\"a:\",\"connectTimeoutMs\":100,"
+                + "\"commandTimeoutMs\":100,\"keyprefix\":\"b:\"}}");
+        SettingsStore store = new SettingsStore(file, null);
+        store.reload();
+        assertEquals(List.of("settings file " + file + ": unknown key 'state.keyprefix' (did you mean "
+                + "'state.keyPrefix'?); ignored"), store.warnings());
+        assertEquals(StateConfig.Kind.REDIS, StateConfig.from(store.current(), Map.of()).kind());
     }
 
     @Test

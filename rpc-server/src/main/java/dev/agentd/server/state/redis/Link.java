@@ -189,10 +189,14 @@ final class Link implements AutoCloseable {
             opening.whenComplete((connection, failure) -> {
                 if (connection == null) {
                     markDown(reason(unwrap(failure)));
-                } else if (closed) {
-                    connection.close();
-                } else {
-                    idle.offerFirst(connection);
+                    return;
+                }
+                synchronized (lock) { // against close() draining the pool meanwhile
+                    if (closed) {
+                        connection.close();
+                    } else {
+                        idle.offerFirst(connection);
+                    }
                 }
             });
             throw new StillConnecting();

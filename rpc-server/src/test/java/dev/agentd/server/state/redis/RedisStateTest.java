@@ -185,10 +185,11 @@ class RedisStateTest {
 
     @Test
     void anIdleRecordExpiresByItsTtl() throws Exception {
-        CircuitTimings brief = new CircuitTimings(1, 50, MINUTE);
+        // M = 1.5 s: long enough for redis-cli to read the TTL on a loaded machine, short to wait out.
+        CircuitTimings brief = new CircuitTimings(1, 1_500, MINUTE);
         open(state, "p/m", brief);
         long ttl = Long.parseLong(server.cli("PTTL", "agentd:circuit:p/m"));
-        assertTrue(ttl > 0 && ttl <= 51, "TTL = openUntil + M - now: " + ttl);
+        assertTrue(ttl > 0 && ttl <= 1_501, "TTL = openUntil + M - now: " + ttl);
         await().until(() -> server.cli("EXISTS", "agentd:circuit:p/m").equals("0"));
         assertInstanceOf(Admission.Closed.class, state.circuits().admit("p/m", "s1", brief));
         assertEquals(List.of(), state.circuits().list(brief));
@@ -198,7 +199,7 @@ class RedisStateTest {
 
     @Test
     void aLiveLeaseKeepsTheRecordBeyondItsIdleTime() throws Exception {
-        CircuitTimings brief = new CircuitTimings(1, 50, MINUTE);
+        CircuitTimings brief = new CircuitTimings(1, 1_500, MINUTE);
         open(state, "p/m", brief);
         await().until(() -> state.circuits().admit("p/m", "s1", brief) instanceof Admission.Probe);
         long ttl = Long.parseLong(server.cli("PTTL", "agentd:circuit:p/m"));
