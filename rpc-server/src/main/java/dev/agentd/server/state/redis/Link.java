@@ -7,6 +7,7 @@ import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedDeque;
@@ -103,7 +104,8 @@ final class Link implements AutoCloseable {
             }
             Reply reply = run(connection, deadline, script, keys, args);
             if (reply instanceof Reply.Error error) {
-                throw new RedisRefusedException(script.name().toLowerCase() + " refused (" + safeCode(error) + ")");
+                throw new RedisRefusedException(script.name().toLowerCase(Locale.ROOT) + " refused ("
+                        + safeCode(error) + ")");
             }
             T value = decoder.decode(reply);
             idle.offerFirst(connection);
