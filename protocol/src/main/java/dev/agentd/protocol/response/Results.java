@@ -75,7 +75,7 @@ public final class Results {
      */
     public record FallbackState(boolean enabled, String revertPolicy, Map<String, List<String>> chains,
             FallbackEpisode active, List<FallbackCooldown> cooldowns, List<FallbackCircuit> circuits,
-            List<String> warnings) {
+            List<String> warnings, FallbackStore store) {
         public FallbackState {
             chains = chains == null ? Map.of() : Map.copyOf(chains);
             cooldowns = cooldowns == null ? List.of() : List.copyOf(cooldowns);
@@ -83,6 +83,13 @@ public final class Results {
             warnings = warnings == null ? List.of() : List.copyOf(warnings);
         }
     }
+
+    /**
+     * Where circuits and credential blocks live: {@code kind} {@code file}, {@code memory} or
+     * {@code redis}; {@code shared} false while a shared store is unreachable (then {@code warning}
+     * says why, without credentials).
+     */
+    public record FallbackStore(String kind, boolean shared, String warning) {}
 
     /** The fallback episode in progress: the chain walked, the model it started from, a pin. */
     public record FallbackEpisode(String chainKey, String originalSelector, boolean pinned, String pinReason) {}

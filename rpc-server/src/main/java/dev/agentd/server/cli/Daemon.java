@@ -102,7 +102,7 @@ public final class Daemon {
         SecretResolver secrets = new SecretResolver(env, scheduler, SecretResolver.COMMAND_LIMIT_MS);
         AuthStore auth = AuthStore.load(dirs.authFile(), secrets, scheduler);
         // One shared state per agent directory, for every session of the process (FALLBACK §6).
-        SharedState sharedState = StateStores.open(settings.current(), dirs.agentDir());
+        SharedState sharedState = StateStores.open(settings.current(), dirs.agentDir(), env, scheduler);
         auth.shareBlocks(sharedState.credentialBlocks());
         ModelsConfig modelsConfig = ModelsConfig.load(dirs.modelsFile());
         modelsConfig.apiKeySpecs().forEach(auth::setModelsJsonKey);

@@ -1,34 +1,37 @@
 package dev.agentd.server.cli;
 
 import dev.agentd.server.config.Settings;
+import dev.agentd.server.runtime.Scheduler;
 import dev.agentd.server.state.FileState;
 import dev.agentd.server.state.MemoryState;
 import dev.agentd.server.state.SharedState;
+import dev.agentd.server.state.StateConfig;
+import dev.agentd.server.state.redis.RedisState;
 import java.nio.file.Path;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Which store holds the circuit breakers and credential blocks (FALLBACK §6), chosen once at
- * startup by {@code state.store}: {@code file} (the default: {@code <agentDir>/circuits.json},
- * shared by every agentd on that directory) or {@code memory} (this process only).
+ * startup by {@code state.store} (or {@code AGENTD_STATE_URL}, see {@link StateConfig}):
+ * {@code file} (the default: {@code <agentDir>/circuits.json}, shared by every agentd on that
+ * directory), {@code memory} (this process only) or {@code redis} (a fleet; the file store stands
+ * in while Redis is unreachable). Opening never touches the network: Redis connects on first use.
  */
 final class StateStores {
     private static final Logger LOG = LoggerFactory.getLogger(StateStores.class);
-    static final String KEY = "state.store";
 
     private StateStores() {}
 
     /** The store for {@code agentDir}; never throws (an unusable choice falls back with a warning). */
-    static SharedState open(Settings settings, Path agentDir) {
-        String store = settings.node(KEY).filter(node -> node.isTextual()).map(node -> node.textValue()).orElse("file");
-        return switch (store) {
-            case "file" -> FileState.in(agentDir);
-            case "memory" -> MemoryState.system();
-            default -> {
-                LOG.warn("settings: '{}' should be \"file\" or \"memory\"; using \"file\"", KEY);
-                yield FileState.in(agentDir);
-            }
+    static SharedState open(Settings settings, Path agentDir, Map<String, String> env, Scheduler scheduler) {
+        StateConfig config = StateConfig.from(settings, env);
+        config.warnings().forEach(warning -> LOG.warn("{}", warning));
+        return switch (config.kind()) {
+            case FILE -> FileState.in(agentDir);
+            case MEMORY -> MemoryState.system();
+            case REDIS -> RedisState.open(config, FileState.in(agentDir), scheduler);
         };
     }
 }

@@ -23,7 +23,7 @@ final class SettingsKeys {
             "compaction", Set.of("enabled", "reserveTokens", "keepRecentTokens"),
             "fallback", Set.of("circuitCooldownMs", "circuitMaxCooldownMs", "log"),
             "fallback.log", Set.of("maxBytes"),
-            "state", Set.of("store"));
+            "state", Set.of("store", "url", "keyPrefix", "connectTimeoutMs", "commandTimeoutMs"));
 
     private SettingsKeys() {}
 

@@ -476,7 +476,12 @@ public final class FallbackControl {
                 .map(entry -> new Results.FallbackCooldown(entry.selector(), entry.remainingMs())).toList();
         return new Results.FallbackState(settings.enabled(), settings.revertPolicy().wire(),
                 chains(settings).asMap(), active, cooling, circuits.listed(),
-                services.warnings(context.settings().current(), catalog));
+                services.warnings(context.settings().current(), catalog), store());
+    }
+
+    private Results.FallbackStore store() {
+        var status = services.state().status();
+        return new Results.FallbackStore(status.kind(), status.shared(), status.warning().orElse(null));
     }
 
     /** Validation warnings for {@code entries} as the chain {@code key} (empty = it may be saved). */

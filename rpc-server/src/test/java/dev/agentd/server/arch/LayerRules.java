@@ -41,7 +41,8 @@ final class LayerRules {
     private static Map<String, List<String>> table() {
         Map<String, List<String>> t = new HashMap<>();
         t.put("cli", List.of(PROTOCOL, "rpc", "session", "agent", "ai..", "recovery", "compaction",
-                "fallback", "config", "auth", "tools", "sessions", "runtime", "commands", "export", "state"));
+                "fallback", "config", "auth", "tools", "sessions", "runtime", "commands", "export", "state",
+                "state.redis"));
         // rpc reads the values session's API returns (records such as RetryConfig) but calls no
         // service below session; faux_enqueue feeds the daemon-wide faux script, not session state.
         t.put("rpc", List.of(PROTOCOL, "session", RECORDS, "ai.faux.FauxScript", "commands", "export"));
@@ -62,6 +63,7 @@ final class LayerRules {
         t.put("config", List.of(PROTOCOL, "runtime"));
         t.put("auth", List.of(PROTOCOL, "runtime", "state"));
         t.put("state", List.of("config", "runtime"));
+        t.put("state.redis", List.of("state", "runtime"));
         t.put("tools", List.of(PROTOCOL, "ai.ToolDefinition", "runtime"));
         t.put("sessions", List.of(PROTOCOL, "runtime"));
         t.put("runtime", List.of());
