@@ -3,6 +3,8 @@ package dev.agentd.server.rpc;
 import dev.agentd.protocol.event.AgentEvent;
 import java.io.IOException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -33,10 +35,18 @@ import org.slf4j.LoggerFactory;
 final class OutputQueue {
     private static final Logger LOG = LoggerFactory.getLogger(OutputQueue.class);
 
-    /** Serializes one record and writes it as one line; an IOException means stdout is gone. */
+    /**
+     * Serializes records as lines into a batch and writes the batch; an IOException means stdout
+     * is gone, a RuntimeException that one record cannot be serialized (it leaves nothing behind).
+     */
     interface Sink {
-        void write(Object record) throws IOException;
+        void append(Object record) throws IOException;
+
+        default void flush() throws IOException {}
     }
+
+    /** Records serialized into one write at most: a lagging reader gets them in one go. */
+    static final int MAX_BATCH = 64;
 
     /** A pending full-mode delta update, with the deltas of later ones folded into it so far. */
     private static final class Slot {
@@ -120,11 +130,11 @@ final class OutputQueue {
     }
 
     /**
-     * Writes the oldest pending record, waiting for one; false once stdout is gone. The writer
-     * thread loops on this; a test may call it itself instead of starting the thread.
+     * Writes the oldest pending records (up to {@link #MAX_BATCH}, one write), waiting for one;
+     * false once stdout is gone. The writer thread loops on this; a test may call it itself.
      */
     boolean writeNext() {
-        Object next;
+        List<Object> batch = new ArrayList<>();
         lock.lock();
         try {
             while (pending.isEmpty() && !closed) {
@@ -133,21 +143,28 @@ final class OutputQueue {
             if (closed) {
                 return false;
             }
-            Object item = pending.pollFirst();
-            next = item instanceof Slot slot ? slot.toRecord() : item;
+            while (!pending.isEmpty() && batch.size() < MAX_BATCH) {
+                Object item = pending.pollFirst();
+                batch.add(item instanceof Slot slot ? slot.toRecord() : item);
+            }
             inFlight = true;
-            notFull.signal();
+            notFull.signalAll();
         } finally {
             lock.unlock();
         }
         try {
-            sink.write(next);
+            for (Object record : batch) {
+                try {
+                    sink.append(record);
+                } catch (RuntimeException | StackOverflowError e) { // one bad record must not stop the stream
+                    LOG.error("could not serialize a {} record", record.getClass().getSimpleName(), e);
+                }
+            }
+            sink.flush();
         } catch (IOException e) {
             close();
             onBroken.accept(e);
             return false;
-        } catch (RuntimeException | StackOverflowError e) { // one bad record must not stop the stream
-            LOG.error("could not serialize a {} record", next.getClass().getSimpleName(), e);
         }
         lock.lock();
         try {

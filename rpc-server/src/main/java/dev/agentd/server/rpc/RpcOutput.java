@@ -38,8 +38,18 @@ public final class RpcOutput {
     private RpcOutput(OutputStream out, ObjectMapper mapper, int capacity, Runnable onClosed) {
         this.onClosed = onClosed;
         this.writer = null;
-        this.queue = new OutputQueue(new JsonlWriter(out, mapper)::write, this::broken, capacity)
-                .start("agentd-stdout");
+        JsonlWriter lines = new JsonlWriter(out, mapper);
+        this.queue = new OutputQueue(new OutputQueue.Sink() {
+            @Override
+            public void append(Object record) throws IOException {
+                lines.append(record);
+            }
+
+            @Override
+            public void flush() throws IOException {
+                lines.flush();
+            }
+        }, this::broken, capacity).start("agentd-stdout");
     }
 
     /** Serializes and writes on a thread of its own, in order, coalescing delta updates while behind. */

@@ -209,6 +209,33 @@ class OutputQueueTest {
     }
 
     @Test
+    void recordsPendingBehindTheWriterGoOutInOneWrite() {
+        AtomicInteger flushes = new AtomicInteger();
+        OutputQueue queue = new OutputQueue(new OutputQueue.Sink() {
+            @Override
+            public void append(Object record) {
+                written.add(record);
+            }
+
+            @Override
+            public void flush() {
+                flushes.incrementAndGet();
+            }
+        }, e -> { }, 2 * OutputQueue.MAX_BATCH);
+        List<AgentEvent> offered = new ArrayList<>();
+        for (int i = 0; i < OutputQueue.MAX_BATCH + 1; i++) {
+            offered.add(new AgentEvent.QueueUpdate(List.of("s" + i), List.of()));
+        }
+        offered.forEach(queue::offer);
+        assertTrue(queue.writeNext());
+        assertEquals(1, flushes.get());
+        assertEquals(OutputQueue.MAX_BATCH, written.size(), "one batch at most");
+        assertTrue(queue.writeNext());
+        assertEquals(2, flushes.get());
+        assertEquals(offered, written);
+    }
+
+    @Test
     void jsonRpcNotificationsMergeAndStayNotifications() {
         OutputQueue queue = queue(16);
         deltas(2, 5).forEach(update -> queue.offer(JsonRpcNotification.event(update)));
