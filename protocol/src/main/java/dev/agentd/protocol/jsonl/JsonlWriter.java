@@ -9,6 +9,9 @@ import java.io.OutputStream;
  * Writes one JSON record per line (SPEC §3.1): each record is serialized completely into a reused
  * buffer first, then written with a single {@code write} and flushed, under a lock, so records from
  * different threads never interleave and a record that fails to serialize writes nothing.
+ *
+ * <p>A writer with several records at hand {@link #append}s them and {@link #flush}es once: one
+ * {@code write} for all their lines, which is what a reader that fell behind needs.
  */
 public final class JsonlWriter {
     private static final int KEEP_CAPACITY = 1024 * 1024;
@@ -24,11 +27,32 @@ public final class JsonlWriter {
 
     /** Serializes {@code record} and writes it as one line. */
     public synchronized void write(Object record) throws IOException {
+        append(record);
+        flush();
+    }
+
+    /**
+     * Serializes {@code record} as one line after those already appended, to be written by the next
+     * {@link #flush}. A record that fails to serialize leaves nothing behind (the exception says why).
+     */
+    public synchronized void append(Object record) throws IOException {
+        int start = buffer.size();
         try {
             mapper.writeValue(buffer, record);
             buffer.write('\n');
-            out.write(buffer.array(), 0, buffer.size());
-            out.flush();
+        } catch (IOException | RuntimeException e) {
+            buffer.truncate(start);
+            throw e;
+        }
+    }
+
+    /** Writes every appended line with one {@code write}, and flushes. */
+    public synchronized void flush() throws IOException {
+        try {
+            if (buffer.size() > 0) {
+                out.write(buffer.array(), 0, buffer.size());
+                out.flush();
+            }
         } finally {
             if (buffer.capacity() > KEEP_CAPACITY) {
                 buffer = new Buffer();
@@ -49,6 +73,10 @@ public final class JsonlWriter {
 
         int capacity() {
             return buf.length;
+        }
+
+        void truncate(int size) {
+            count = size;
         }
     }
 }

@@ -88,6 +88,22 @@ class JsonlWriterTest {
     }
 
     @Test
+    void appendedRecordsGoOutInOneWriteAndAFailingOneLeavesNothing() throws IOException {
+        CountingStream out = new CountingStream();
+        JsonlWriter writer = new JsonlWriter(out, MAPPER);
+        writer.append(Map.of("type", "a"));
+        assertThrows(Exception.class, () -> writer.append(new Exploding()));
+        writer.append(List.of(1, 2));
+        assertEquals(0, out.writes.size(), "nothing is written before the flush");
+        writer.flush();
+        assertEquals(1, out.writes.size());
+        assertEquals(1, out.flushes);
+        assertEquals("{\"type\":\"a\"}\n[1,2]\n", out.text());
+        writer.flush();
+        assertEquals(1, out.writes.size(), "an empty batch writes nothing");
+    }
+
+    @Test
     void largeRecordIsStillOneWrite() throws IOException {
         CountingStream out = new CountingStream();
         JsonlWriter writer = new JsonlWriter(out, MAPPER);

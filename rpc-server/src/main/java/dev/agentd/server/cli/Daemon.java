@@ -4,7 +4,6 @@ import dev.agentd.protocol.command.FauxStep;
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.jsonl.JsonlReader;
-import dev.agentd.protocol.jsonl.JsonlWriter;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.server.ai.ModelRegistry;
@@ -172,7 +171,7 @@ public final class Daemon {
                 fallback);
         Daemon[] self = new Daemon[1];
         // Off the writing thread: that is often the run thread, and shutdown() waits for the run to stop.
-        RpcOutput output = new RpcOutput(new JsonlWriter(out, Json.mapper()),
+        RpcOutput output = RpcOutput.queued(out, Json.mapper(), RpcOutput.DEFAULT_CAPACITY,
                 () -> self[0].shutdownInBackground("agentd-stdout-closed"));
         CommandRouter router = new CommandRouter(session, script,
                 new PiExtras(new SlashCommands(dirs.agentDir(), dirs.projectDir()), cwd));
@@ -226,6 +225,10 @@ public final class Daemon {
             stopped.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        // Records still queued for stdout (the last agent_end, responses) go out before exit.
+        if (!output.drain(SHUTDOWN_GRACE_MS)) {
+            LOG.warn("stdout did not take the last records within {} ms; exiting anyway", SHUTDOWN_GRACE_MS);
         }
         return 0;
     }

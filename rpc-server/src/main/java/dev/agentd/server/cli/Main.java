@@ -40,6 +40,7 @@ public final class Main {
             System.exit(0);
             return;
         }
+        CodecWarmup.start(); // first: the mapper is the largest single cost before the first answer
         int code;
         try {
             code = Daemon.start(options, System.in, protocolOut).serve();

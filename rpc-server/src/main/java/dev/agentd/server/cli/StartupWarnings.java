@@ -35,7 +35,7 @@ final class StartupWarnings {
      * "This is the faux model".
      */
     void afterChoice(Model chosen, boolean explicit) {
-        if (!explicit && chosen.equals(FauxModels.FAUX_1) && !warnings.isEmpty()) {
+        if (!explicit && chosen.selector().equals(FauxModels.FAUX_1.selector()) && !warnings.isEmpty()) {
             add("using the embedded faux model " + FauxModels.FAUX_1.selector()
                     + ": no configured model is usable; the configuration problems above may be why");
         }

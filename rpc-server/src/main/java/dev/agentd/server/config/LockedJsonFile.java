@@ -1,7 +1,7 @@
 package dev.agentd.server.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.server.runtime.OwnFiles;
@@ -33,7 +33,6 @@ public final class LockedJsonFile {
 
     private final Path file;
     private final Path lockFile;
-    private final ObjectMapper mapper = Json.mapper();
 
     public LockedJsonFile(Path file) {
         this.file = file.toAbsolutePath().normalize();
@@ -51,17 +50,17 @@ public final class LockedJsonFile {
      */
     public ObjectNode read() throws IOException {
         if (!Files.exists(file)) {
-            return mapper.createObjectNode();
+            return JsonNodeFactory.instance.objectNode();
         }
         OwnFiles.requireOpenable(file, "a JSON state file"); // a FIFO or /dev/zero must fail fast
         JsonNode parsed;
         try {
-            parsed = mapper.readTree(Files.readString(file, StandardCharsets.UTF_8));
+            parsed = Json.mapper().readTree(Files.readString(file, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new IOException(file + " is malformed; not overwriting it", e);
         }
         if (parsed == null || parsed.isMissingNode()) {
-            return mapper.createObjectNode();
+            return JsonNodeFactory.instance.objectNode();
         }
         if (parsed instanceof ObjectNode object) {
             return object;
@@ -106,7 +105,7 @@ public final class LockedJsonFile {
                 content = mapper.createObjectNode();
             }
             change.accept(content);
-            writeAtomically(mapper.writerWithDefaultPrettyPrinter().writeValueAsBytes(content));
+            writeAtomically(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsBytes(content));
             return content;
         } finally {
             processLock.unlock();

@@ -2,7 +2,7 @@ package dev.agentd.server.config;
 
 import dev.agentd.server.runtime.JsonProblems;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.server.runtime.OwnFiles;
@@ -43,10 +43,10 @@ public final class SettingsStore {
     private final Path globalPath;
     private final LockedJsonFile globalFile;
     private final Path projectFile;
-    private final ObjectMapper mapper = Json.mapper();
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
     private final List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private final ObjectNode runtime = mapper.createObjectNode();
+    // Nodes from the factory, not the mapper: absent files need no databind, which start-up builds in parallel.
+    private final ObjectNode runtime = JsonNodeFactory.instance.objectNode();
     private ObjectNode global;
     private ObjectNode project;
     private volatile Settings current;
@@ -149,24 +149,24 @@ public final class SettingsStore {
 
     private ObjectNode read(Path file) {
         if (file == null || !Files.exists(file)) {
-            return mapper.createObjectNode();
+            return JsonNodeFactory.instance.objectNode();
         }
         try {
             OwnFiles.requireOpenable(file, "a settings file"); // a FIFO would block startup forever
-            JsonNode parsed = mapper.readTree(Files.readString(file, StandardCharsets.UTF_8));
+            JsonNode parsed = Json.mapper().readTree(Files.readString(file, StandardCharsets.UTF_8));
             if (parsed instanceof ObjectNode object) {
                 SettingsKeys.check(file.toString(), object, this::warnOnce);
                 return object;
             }
             if (parsed == null || parsed.isMissingNode()) {
-                return mapper.createObjectNode();
+                return JsonNodeFactory.instance.objectNode();
             }
             warnOnce("file:" + file, "settings file " + file + " is not a JSON object; ignoring it");
         } catch (IOException e) {
             warnOnce("file:" + file, "settings file is malformed: " + JsonProblems.describe(file.toString(), e)
                     + "; ignoring it");
         }
-        return mapper.createObjectNode();
+        return JsonNodeFactory.instance.objectNode();
     }
 
     private void recompute() {

@@ -2,6 +2,7 @@ package dev.agentd.server.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.json.Json;
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ public final class ToolParams {
 
     /** The JSON schema: {@code {type:"object", properties:{…}, required:[…]}}. */
     public ObjectNode schema() {
-        ObjectNode schema = Json.mapper().createObjectNode();
+        ObjectNode schema = JsonNodeFactory.instance.objectNode(); // no mapper: start-up builds it in parallel
         schema.put("type", "object");
         ObjectNode properties = schema.putObject("properties");
         ArrayNode required = schema.putArray("required");

@@ -125,6 +125,16 @@ class JsonRpcProtocolIT {
         assertEquals(20, replies(daemon).size(), "each request answered exactly once");
     }
 
+    private static List<String> withoutRepeatedUpdates(List<String> types) {
+        List<String> kept = new ArrayList<>();
+        for (String type : types) {
+            if (!(type.equals("message_update") && !kept.isEmpty() && kept.get(kept.size() - 1).equals(type))) {
+                kept.add(type);
+            }
+        }
+        return kept;
+    }
+
     @Test
     void eventsComeAsNotificationsInTheOrderOfRpcMode() throws IOException {
         DaemonProcess jsonrpc = jsonrpc(PLAIN_ANSWER);
@@ -134,8 +144,9 @@ class JsonRpcProtocolIT {
         awaitEvent(jsonrpc, "agent_end");
         rpc.awaitNth("agent_end", 1);
 
+        // Consecutive updates merge when a daemon's writer is behind (issue 18), so runs of them count once.
         List<String> expected = rpc.types().stream().filter(type -> !type.equals("response")).toList();
-        assertEquals(expected, eventTypes(jsonrpc));
+        assertEquals(withoutRepeatedUpdates(expected), withoutRepeatedUpdates(eventTypes(jsonrpc)));
         assertEquals("agent_start", eventTypes(jsonrpc).get(1));
         List<JsonNode> records = jsonrpc.records();
         int accepted = records.indexOf(reply(jsonrpc, "p1"));
