@@ -102,7 +102,7 @@ public final class LockedJsonFile {
                     throw e;
                 }
                 unreadable.accept(e);
-                content = mapper.createObjectNode();
+                content = JsonNodeFactory.instance.objectNode();
             }
             change.accept(content);
             writeAtomically(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsBytes(content));
