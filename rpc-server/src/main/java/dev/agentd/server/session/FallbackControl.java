@@ -10,26 +10,18 @@ import dev.agentd.server.fallback.Catalog;
 import dev.agentd.server.fallback.Chains;
 import dev.agentd.server.fallback.ChainsMemo;
 import dev.agentd.server.fallback.CooldownCause;
-import dev.agentd.server.fallback.Cooldowns;
-import dev.agentd.server.fallback.FallbackLog;
 import dev.agentd.server.fallback.FallbackSettings;
-import dev.agentd.server.fallback.LimitScope;
 import dev.agentd.server.fallback.Pins;
 import dev.agentd.server.fallback.RevertRule;
 import dev.agentd.server.fallback.SwitchReason;
-import dev.agentd.server.recovery.Classification;
 import dev.agentd.server.recovery.CooldownCauses;
-import dev.agentd.server.recovery.ErrorClass;
 import dev.agentd.server.recovery.FallbackView;
 import dev.agentd.server.recovery.RecoveryAction;
 import dev.agentd.server.state.Admission;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -37,23 +29,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The session's model-fallback controller (FALLBACK §5; docs/ARCHITECTURE.md §4): the only impure
- * part of fallback. It holds the turn's tried set and rejected providers, the episode in progress,
- * and the session's cooldowns (monotonic clock, jitter from the session's random source); it asks
- * the pure pieces ({@link CandidateScan}, {@link Pins}, {@link RevertRule}) and carries their
- * answers out through {@link ModelControl} (never persisted as the default; journalled as
- * {@code model_change{reason:"fallback"}}), the event bus and {@code fallback.log}.
- *
- * <p>Decisions taken here (the design leaves them open): the failed model joins the tried set, so
- * a chain never loops back within a turn; account-wide and model-wide exhaustion are kept in the
- * cooldown map under {@code account:<provider>} and {@code exhausted:<provider>/<id>} with the
- * usage-limit duration (that is what "unusable" means for the stranded-revert rule). Circuits
- * (FALLBACK §6) are asked through {@link CircuitAccess}, in the methods of the "circuits" section.
+ * part of fallback. It holds the episode in progress and, in {@link ModelHealth}, the turn's
+ * tried set, rejected providers and the session's cooldowns (monotonic clock, jitter from the
+ * session's random source); it asks the pure pieces ({@link CandidateScan}, {@link Pins},
+ * {@link RevertRule}) and carries their answers out through {@link ModelControl} (never persisted
+ * as the default; journalled as {@code model_change{reason:"fallback"}}), the event bus and
+ * {@code fallback.log}. The failed model joins the tried set, so a chain never loops back within a
+ * turn. Circuits (FALLBACK §6) are asked through {@link CircuitAccess}, in the methods of the
+ * "circuits" section; probe-back runs in {@link ProbeBack}.
  * Turn state is guarded by {@code this}; the episode is an atomic reference (see {@link #active}).
  */
 public final class FallbackControl {
     private static final Logger LOG = LoggerFactory.getLogger(FallbackControl.class);
-    private static final String ACCOUNT = "account:";
-    private static final String EXHAUSTED = "exhausted:";
 
     /** The episode in progress (FALLBACK §5.1). {@code lastApplied} is null once the user changed the level. */
     private record Episode(String chainKey, String currentEntry, Model original, ThinkingLevel originalThinking,
@@ -65,10 +52,8 @@ public final class FallbackControl {
     private final Consumer<AgentEvent> emit;
     private final Catalog catalog;
     private final ChainsMemo memo = new ChainsMemo();
-    private final Cooldowns cooldowns;
+    private final ModelHealth health;
     private final CircuitAccess circuits;
-    private final Set<String> tried = new HashSet<>();
-    private final Set<String> rejectedProviders = new HashSet<>();
     /**
      * Written by the run thread under {@code this} and, lock-free, by user model changes: those
      * arrive under ModelControl's write lock, which a switch made here holds while it notifies, so
@@ -90,7 +75,7 @@ public final class FallbackControl {
         this.services = services;
         this.emit = emit;
         this.catalog = Catalog.of(context.models());
-        this.cooldowns = new Cooldowns(context.random());
+        this.health = new ModelHealth(context.random());
         this.circuits = new CircuitAccess(services.state().circuits(), sessionId, () -> context.settings().current(),
                 this::settings, services.log(), emit);
         this.probes = ProbeBack.onOwnThread(context.scheduler(), probe, emit, this::probeSucceeded);
@@ -166,12 +151,12 @@ public final class FallbackControl {
                 .orElse(false) ? episode.currentEntry() : choice.model().selector();
         String ownProvider = choice.model().provider();
         CandidateScan.View view = CandidateScan.View.of(choice.model(), choice.effective())
-                .withTried(base -> tried.contains(lower(base)))
-                .withCooling(base -> cooldowns.isCooling(base, now) || cooldowns.isCooling(EXHAUSTED + base, now))
+                .withTried(health::tried)
+                .withCooling(base -> health.cooling(base, now))
                 .withCircuitOpen(circuits.openNow())
                 .withCredentials(this::hasCredential)
-                .withAccountSpent(provider -> cooldowns.isCooling(ACCOUNT + provider, now))
-                .withCredentialRejected(provider -> rejectedProviders.contains(lower(provider))
+                .withAccountSpent(provider -> health.accountSpent(provider, now))
+                .withCredentialRejected(provider -> health.rejected(provider)
                         || (skipOwnProvider && provider.equalsIgnoreCase(ownProvider)));
         return CandidateScan.scan(key, chains.candidatesAfter(key, current), catalog, view);
     }
@@ -202,7 +187,7 @@ public final class FallbackControl {
         long now = context.scheduler().monotonicMs();
         String base = from.selector();
         noteFailure(action, from, now);
-        tried.add(lower(base));
+        health.markTried(base);
         CandidateScan.Scan scan = scan(chains, key.get(), choice, episode, now, false);
         scan.skips().forEach(skip -> services.log().debug("candidate_skipped", Map.of("candidate", skip.candidate(),
                 "skipReason", skip.reason().wire(), "chainKey", key.get())));
@@ -215,7 +200,7 @@ public final class FallbackControl {
             // A refusal says nothing about the model's health: it does not cool down.
             CooldownCause cause = CooldownCauses.of(action.classification(), action.errorMessage());
             long hint = action.retryAfterMs() == null ? 0 : action.retryAfterMs();
-            long duration = cooldowns.note(base, cause, hint, now);
+            long duration = health.cool(base, cause, hint, now);
             services.log().info("cooldown_noted", data("selector", base, "durationMs", duration,
                     "errorMessage", action.errorMessage()));
         }
@@ -249,7 +234,7 @@ public final class FallbackControl {
 
     /** A probe answered: the cooldown ends and the circuit closes, so the next turn boundary reverts. */
     private void probeSucceeded(Model model) {
-        cooldowns.clear(model.selector());
+        health.recovered(model.selector());
         services.log().info("probe_back_cleared", data("selector", model.selector()));
         circuits.succeeded(model.selector());
     }
@@ -266,7 +251,7 @@ public final class FallbackControl {
 
     /** Switches to {@code candidate} as a fallback of {@code original} and asks for its admission. */
     private void enter(Candidate candidate, Model original, ThinkingLevel originalThinking, Pins pins) {
-        tried.add(lower(candidate.model().selector()));
+        health.markTried(candidate.model().selector());
         active.set(new Episode(candidate.chainKey(), candidate.selector(), original, originalThinking,
                 ModelChoice.of(candidate.model(), candidate.thinking()).effective(), pins));
         models.switchTo(candidate.model(), candidate.thinking(), ModelControl.Source.FALLBACK, false, original);
@@ -274,22 +259,7 @@ public final class FallbackControl {
     }
 
     private void noteFailure(RecoveryAction.SwitchModel action, Model from, long now) {
-        noteFailure(action.classification(), action.retryAfterMs(), from, now);
-    }
-
-    /** What a failure says about {@code from} for the rest of the turn (provider skips, exhaustion). */
-    private void noteFailure(Classification classification, Long retryAfterMs, Model from, long now) {
-        ErrorClass errorClass = classification.errorClass();
-        if (errorClass == ErrorClass.CREDENTIAL_REJECTED) {
-            rejectedProviders.add(lower(from.provider()));
-        }
-        long hint = retryAfterMs == null ? 0 : retryAfterMs;
-        if (classification.scope() == LimitScope.ACCOUNT) {
-            cooldowns.note(ACCOUNT + from.provider(), CooldownCause.USAGE_BILLING_QUOTA, hint, now);
-        } else if (classification.scope() == LimitScope.MODEL || errorClass == ErrorClass.BILLING
-                || errorClass == ErrorClass.QUOTA) {
-            cooldowns.note(EXHAUSTED + from.selector(), CooldownCause.USAGE_BILLING_QUOTA, hint, now);
-        }
+        health.noteFailure(action.classification(), action.retryAfterMs(), from, now);
     }
 
     /**
@@ -298,7 +268,7 @@ public final class FallbackControl {
      */
     synchronized void noteExhausted(RecoveryAction.FallbackExhausted action) {
         if (action.classification() != null) {
-            noteFailure(action.classification(), action.retryAfterMs(), models.current(),
+            health.noteFailure(action.classification(), action.retryAfterMs(), models.current(),
                     context.scheduler().monotonicMs());
             circuits.failed(models.current().selector(), action.classification(), null, action.retryAfterMs());
         }
@@ -321,8 +291,7 @@ public final class FallbackControl {
 
     /** A new user message: a fresh tried set and no rejected providers (FALLBACK §5.1). */
     synchronized void resetTurn() {
-        tried.clear();
-        rejectedProviders.clear();
+        health.resetTurn();
     }
 
     /**
@@ -351,9 +320,9 @@ public final class FallbackControl {
         Model current = models.current();
         Model original = episode.original();
         boolean originalUsable = catalog.find(original.provider(), original.id()).isPresent()
-                && models.usable(original) && !unusable(original, now);
-        long coolingUntil = now + cooldowns.remainingMs(original.selector(), now);
-        RevertRule.Facts facts = new RevertRule.Facts(true, episode.pins(), originalUsable, unusable(current, now),
+                && models.usable(original) && !health.unusable(original, now);
+        long coolingUntil = now + health.coolingMs(original.selector(), now);
+        RevertRule.Facts facts = new RevertRule.Facts(true, episode.pins(), originalUsable, health.unusable(current, now),
                 coolingUntil == now ? 0 : coolingUntil, circuits.revertView(original.selector()));
         RevertRule.Decision decision = RevertRule.decide(facts, settings().revertPolicy(), now);
         String cause;
@@ -375,10 +344,6 @@ public final class FallbackControl {
         emit.accept(new AgentEvent.RetryFallbackReverted(current.selector(), original.selector(), cause));
     }
 
-    private boolean unusable(Model model, long now) {
-        return cooldowns.isCooling(ACCOUNT + model.provider(), now) || cooldowns.isCooling(EXHAUSTED + model.selector(), now);
-    }
-
     /** A compaction rewrote the context: a refusal pin is released (billing pins never are). */
     void compactionApplied() {
         Episode before = active.getAndUpdate(episode -> episode == null ? null
@@ -396,9 +361,7 @@ public final class FallbackControl {
         if (active.getAndSet(null) != null) {
             services.log().info("fallback_cleared_manual", data("selector", chosen.selector(), "trigger", source.wire()));
         }
-        cooldowns.clear(chosen.selector());
-        cooldowns.clear(EXHAUSTED + chosen.selector());
-        cooldowns.clear(ACCOUNT + chosen.provider());
+        health.chosen(chosen);
         if (source == ModelControl.Source.SET || source == ModelControl.Source.CYCLE) {
             circuits.chosenByUser(chosen.selector());
         } else {
@@ -452,7 +415,7 @@ public final class FallbackControl {
         Candidate candidate = scan.next().get();
         services.log().info("circuit_open_skip", data("selector", base, "to", candidate.selector(), "chainKey",
                 candidate.chainKey()));
-        tried.add(lower(base));
+        health.markTried(base);
         enter(candidate, episode != null ? episode.original() : choice.model(),
                 episode != null ? episode.originalThinking() : choice.preferred(),
                 episode != null ? episode.pins() : Pins.NONE);
@@ -471,9 +434,7 @@ public final class FallbackControl {
         Episode episode = this.active.get();
         Results.FallbackEpisode active = episode == null ? null : new Results.FallbackEpisode(episode.chainKey(),
                 episode.original().selector(), episode.pins().pinned(), episode.pins().reason());
-        List<Results.FallbackCooldown> cooling = cooldowns.snapshot(now).stream()
-                .filter(entry -> !entry.selector().startsWith(ACCOUNT) && !entry.selector().startsWith(EXHAUSTED))
-                .map(entry -> new Results.FallbackCooldown(entry.selector(), entry.remainingMs())).toList();
+        List<Results.FallbackCooldown> cooling = health.listed(now);
         return new Results.FallbackState(settings.enabled(), settings.revertPolicy().wire(),
                 chains(settings).asMap(), active, cooling, circuits.listed(),
                 services.warnings(context.settings().current(), catalog), store());
@@ -503,7 +464,4 @@ public final class FallbackControl {
         return data;
     }
 
-    private static String lower(String text) {
-        return text.toLowerCase(Locale.ROOT);
-    }
 }
