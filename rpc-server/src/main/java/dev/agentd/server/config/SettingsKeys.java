@@ -14,13 +14,15 @@ import java.util.function.BiConsumer;
  */
 final class SettingsKeys {
     static final Set<String> TOP = Set.of("retry", "compaction", "steeringMode", "followUpMode", "defaultProvider",
-            "defaultModel", "defaultThinkingLevel");
+            "defaultModel", "defaultThinkingLevel", "acp");
     static final Map<String, Set<String>> GROUPS = Map.of(
             "retry", Set.of("enabled", "maxRetries", "baseDelayMs", "maxRetryDelayMs", "provider", "fallbackChains",
                     "fallbackRevertPolicy", "hintedWaitCapMs", "modelFallback", "probeBackMaxMs"),
             "retry.provider", Set.of("connectTimeoutMs", "streamStartTimeoutMs", "streamFirstEventTimeoutMs",
                     "streamIdleTimeoutMs"),
-            "compaction", Set.of("enabled", "reserveTokens", "keepRecentTokens"));
+            "compaction", Set.of("enabled", "reserveTokens", "keepRecentTokens"),
+            // --mode acp: "allow" skips session/request_permission before writes, edits and bash
+            "acp", Set.of("permissions"));
 
     private SettingsKeys() {}
 

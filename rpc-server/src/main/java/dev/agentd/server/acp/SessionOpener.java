@@ -1,0 +1,26 @@
+package dev.agentd.server.acp;
+
+import dev.agentd.server.session.AgentSession;
+import dev.agentd.server.tools.Tool;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/**
+ * Builds the sessions of one ACP connection with the process's shared wiring (models, providers,
+ * credentials, settings, circuit breakers); implemented by the daemon's wiring, so this package
+ * never depends on {@code cli}.
+ */
+public interface SessionOpener {
+
+    /**
+     * A session working in {@code cwd}: the one stored in {@code existing}, or a new one when that
+     * is null. {@code decorate} wraps the built-in tools (the editor's files, permission requests).
+     */
+    AgentSession open(Path cwd, Path existing, UnaryOperator<List<Tool>> decorate) throws IOException;
+
+    /** A text setting of settings.json by dotted path, e.g. {@code acp.permissions}. */
+    Optional<String> setting(String path);
+}
