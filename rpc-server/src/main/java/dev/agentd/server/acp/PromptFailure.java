@@ -33,7 +33,7 @@ public record PromptFailure(int code, String message, ObjectNode data) {
             case ACCESS_DENIED -> "access_denied";
             case OVERFLOW -> "context_exhausted";
             case REFUSAL, HARD -> "provider_error";
-            case TRANSIENT -> TRANSPORT_TYPES.contains(errorType) ? "transport_lost"
+            case TRANSIENT -> errorType != null && TRANSPORT_TYPES.contains(errorType) ? "transport_lost"
                     : (status != null && OVERLOAD_STATUS.contains(status))
                             || "overloaded_error".equals(errorType)
                             || (errorMessage != null && errorMessage.toLowerCase(java.util.Locale.ROOT)

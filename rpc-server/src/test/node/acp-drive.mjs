@@ -1,0 +1,204 @@
+// Drives `agentd --mode acp` with the official ACP TypeScript SDK (AcpClientIT): every check is
+// reported on the last stdout line as {"checks":[{name, ok, detail}]}.
+// argv: <sdk package dir> <work dir>; env AGENTD_JAR, AGENTD_JAVA (optional), AGENTD_ARGS (JSON array).
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { Readable, Writable } from "node:stream";
+import { pathToFileURL } from "node:url";
+
+const [sdkDir, work] = process.argv.slice(2);
+const acp = await import(pathToFileURL(join(sdkDir, "dist/v1/acp.js")).href);
+const checks = [];
+const check = (name, ok, detail) => checks.push({ name, ok: !!ok, detail: ok ? undefined : detail });
+
+// One agentd per scenario group: env AGENTD_DIR chooses its settings.json.
+function startAgent(args, agentDir) {
+  const child = spawn(process.env.AGENTD_JAVA || "java", ["-jar", process.env.AGENTD_JAR, "--mode", "acp", ...args], {
+    stdio: ["pipe", "pipe", "inherit"],
+    cwd: work,
+    env: { ...process.env, AGENTD_DIR: agentDir },
+  });
+  const stream = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  return { stream, stop: async () => { child.stdin.end(); return exited; } };
+}
+
+// Every update by session, and waiters for a matching one.
+const updates = new Map();
+const waiters = [];
+const writes = [];
+const permissions = [];
+function record(sessionId, update) {
+  if (!updates.has(sessionId)) updates.set(sessionId, []);
+  updates.get(sessionId).push(update);
+  for (const w of [...waiters]) {
+    if (w.sessionId === sessionId && w.match(update)) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve(update);
+    }
+  }
+}
+function waitFor(sessionId, match, ms = 20000) {
+  const seen = (updates.get(sessionId) || []).find(match);
+  if (seen) return Promise.resolve(seen);
+  return new Promise((resolve, reject) => {
+    const w = { sessionId, match, resolve };
+    waiters.push(w);
+    setTimeout(() => reject(new Error("timed out waiting for an update")), ms);
+  });
+}
+const since = (sessionId, from) => (updates.get(sessionId) || []).slice(from);
+const count = (sessionId) => (updates.get(sessionId) || []).length;
+const text = (list, kind = "agent_message_chunk") =>
+  list.filter((u) => u.sessionUpdate === kind && !u._meta).map((u) => u.content?.text ?? "").join("");
+const option = (options, id) => (options || []).find((o) => o.id === id);
+
+async function attempt(name, fn) {
+  try {
+    await fn();
+  } catch (e) {
+    check(name, false, String(e?.stack || e));
+  }
+}
+
+const clientCapabilities = { fs: { readTextFile: false, writeTextFile: true }, session: { notices: {} } };
+const app = acp
+  .client({ name: "agentd-acp-drive" })
+  .onNotification(acp.methods.client.session.update, (ctx) => record(ctx.params.sessionId, ctx.params.update))
+  .onRequest(acp.methods.client.fs.writeTextFile, (ctx) => {
+    writes.push(ctx.params);
+    return {};
+  })
+  .onRequest(acp.methods.client.session.requestPermission, (ctx) => {
+    permissions.push(ctx.params);
+    return { outcome: { outcome: "selected", optionId: "allow_once" } };
+  });
+
+const main = startAgent(JSON.parse(process.env.AGENTD_ARGS), process.env.AGENTD_DIR);
+await app.connectWith(main.stream, async (ctx) => {
+  const init = await ctx.request(acp.methods.agent.initialize, {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities,
+    clientInfo: { name: "agentd-acp-drive", version: "1" },
+  });
+  check("initialize: protocol 1", init.protocolVersion === 1, init);
+  check("initialize: agentInfo", init.agentInfo?.name === "agentd" && !!init.agentInfo?.version, init);
+  check("initialize: image prompts", init.agentCapabilities?.promptCapabilities?.image === true, init);
+
+  const a = await ctx.request(acp.methods.agent.session.new, { cwd: work, mcpServers: [] });
+  const model = option(a.configOptions, "model");
+  check("session/new: model option", model?.category === "model" && model.currentValue === "faux/faux-1"
+      && model.options.some((o) => o.value === "faux/faux-2"), a.configOptions);
+  check("session/new: thought level option", option(a.configOptions, "thought_level")?.category === "thought_level",
+      a.configOptions);
+  await attempt("available commands after session/new", () =>
+    waitFor(a.sessionId, (u) => u.sessionUpdate === "available_commands_update"));
+
+  await attempt("streamed answer", async () => {
+    const from = count(a.sessionId);
+    const r = await ctx.request(acp.methods.agent.session.prompt,
+      { sessionId: a.sessionId, prompt: [{ type: "text", text: "hello" }] });
+    const got = since(a.sessionId, from);
+    check("streamed answer: end_turn", r.stopReason === "end_turn", r);
+    check("streamed answer: chunks", text(got) === "Hello from agentd, in chunks.", got);
+    check("streamed answer: several chunks", got.filter((u) => u.sessionUpdate === "agent_message_chunk").length > 1, got);
+    check("streamed answer: usage", got.some((u) => u.sessionUpdate === "usage_update" && u.size > 0), got);
+  });
+
+  await attempt("retry as a notice", async () => {
+    const from = count(a.sessionId);
+    const r = await ctx.request(acp.methods.agent.session.prompt,
+      { sessionId: a.sessionId, prompt: [{ type: "text", text: "retry please" }] });
+    const got = since(a.sessionId, from);
+    const notice = got.find((u) => u.sessionUpdate === "notice");
+    check("retry: notice", notice?.severity === "warning" && /^Retrying in \d+ s \(attempt 1\/2\)/.test(notice.title), got);
+    const meta = notice?._meta?.["agentd/retry"];
+    check("retry: _meta", meta?.attempt === 1 && meta.maxAttempts === 2 && meta.delayMs > 0 && !!meta.nextRetryAt
+        && meta.errorClass === "transient", notice);
+    check("retry: recovered", r.stopReason === "end_turn" && text(got) === "recovered", { r, got });
+  });
+
+  await attempt("write through the editor", async () => {
+    const from = count(a.sessionId);
+    const r = await ctx.request(acp.methods.agent.session.prompt,
+      { sessionId: a.sessionId, prompt: [{ type: "text", text: "write a file" }] });
+    const got = since(a.sessionId, from);
+    check("write: end_turn", r.stopReason === "end_turn" && text(got) === "wrote it", { r, got });
+    check("write: permission asked", permissions.length === 1 && permissions[0].toolCall?.kind === "edit"
+        && permissions[0].options.some((o) => o.kind === "allow_always"), permissions);
+    check("write: fs/write_text_file", writes.length === 1 && writes[0].path === join(work, "notes/out.txt")
+        && writes[0].content === "from the editor" && writes[0].sessionId === a.sessionId, writes);
+    check("write: not written to disk by agentd", !existsSync(join(work, "notes/out.txt")), "file exists");
+    const call = got.find((u) => u.sessionUpdate === "tool_call");
+    check("write: tool_call", call?.kind === "edit" && call.status === "pending"
+        && call.locations?.[0]?.path === join(work, "notes/out.txt"), got);
+    const done = got.find((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
+    check("write: diff", done?.content?.[0]?.type === "diff" && done.content[0].newText === "from the editor", got);
+  });
+
+  await attempt("fallback in the model option", async () => {
+    const from = count(a.sessionId);
+    const r = await ctx.request(acp.methods.agent.session.prompt,
+      { sessionId: a.sessionId, prompt: [{ type: "text", text: "fall back" }] });
+    const got = since(a.sessionId, from);
+    check("fallback: end_turn on faux-2", r.stopReason === "end_turn" && text(got) === "faux-2 answers", { r, got });
+    check("fallback: notice", got.some((u) => u.sessionUpdate === "notice" && u._meta?.["agentd/fallback"]?.to === "faux/faux-2"), got);
+    check("fallback: config_option_update", got.some((u) => u.sessionUpdate === "config_option_update"
+        && option(u.configOptions, "model")?.currentValue === "faux/faux-2"), got);
+  });
+
+  await attempt("set_config_option and a final failure", async () => {
+    const b = await ctx.request(acp.methods.agent.session.new, { cwd: work, mcpServers: [] });
+    const level = await ctx.request(acp.methods.agent.session.setConfigOption,
+      { sessionId: b.sessionId, configId: "thought_level", value: "high" });
+    check("set_config_option: thought level", option(level.configOptions, "thought_level")?.currentValue === "high", level);
+    const set = await ctx.request(acp.methods.agent.session.setConfigOption,
+      { sessionId: b.sessionId, configId: "model", value: "faux/faux-2" });
+    check("set_config_option: model", option(set.configOptions, "model")?.currentValue === "faux/faux-2", set);
+    try {
+      const r = await ctx.request(acp.methods.agent.session.prompt,
+        { sessionId: b.sessionId, prompt: [{ type: "text", text: "this fails" }] });
+      check("final failure: an error", false, r);
+    } catch (e) {
+      check("final failure: errorKind", e?.data?.errorKind === "overloaded" && e.data.errorStatus === 529
+          && e.code === -32603, { code: e?.code, message: e?.message, data: e?.data });
+    }
+  });
+
+  await attempt("two concurrent sessions", async () => {
+    const c = await ctx.request(acp.methods.agent.session.new, { cwd: work, mcpServers: [] });
+    const d = await ctx.request(acp.methods.agent.session.new, { cwd: work, mcpServers: [] });
+    const [rc, rd] = await Promise.all([c, d].map((s) => ctx.request(acp.methods.agent.session.prompt,
+      { sessionId: s.sessionId, prompt: [{ type: "text", text: "in parallel" }] })));
+    check("concurrent: both end_turn", rc.stopReason === "end_turn" && rd.stopReason === "end_turn", { rc, rd });
+    const texts = [text(updates.get(c.sessionId) || []), text(updates.get(d.sessionId) || [])].sort();
+    check("concurrent: each its own answer", JSON.stringify(texts) === JSON.stringify(["parallel one", "parallel two"]), texts);
+  });
+});
+
+check("main agent exits 0", (await main.stop()) === 0, "exit code");
+
+// A second agentd whose backoff is long (30 s): cancel must answer at once, not after the wait.
+// This client has no session.notices, so the backoff comes as a message chunk carrying the _meta.
+const slow = startAgent(JSON.parse(process.env.AGENTD_SLOW_ARGS), process.env.AGENTD_SLOW_DIR);
+await app.connectWith(slow.stream, async (ctx) => {
+  await ctx.request(acp.methods.agent.initialize,
+    { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { fs: clientCapabilities.fs } });
+  const a = await ctx.request(acp.methods.agent.session.new, { cwd: work, mcpServers: [] });
+  await attempt("cancel during a backoff", async () => {
+    const prompt = ctx.request(acp.methods.agent.session.prompt,
+      { sessionId: a.sessionId, prompt: [{ type: "text", text: "this one waits" }] });
+    const chunk = await waitFor(a.sessionId, (u) => u._meta?.["agentd/retry"]?.delayMs >= 30000);
+    check("no notices: a message chunk with _meta", chunk.sessionUpdate === "agent_message_chunk"
+        && /Retrying in 30 s \(attempt 1\/1\)/.test(chunk.content?.text), chunk);
+    const started = Date.now();
+    await ctx.notify(acp.methods.agent.session.cancel, { sessionId: a.sessionId });
+    const r = await prompt;
+    check("cancel: stopReason cancelled", r.stopReason === "cancelled", r);
+    check("cancel: at once", Date.now() - started < 10000, Date.now() - started);
+  });
+
+});
+check("slow agent exits 0", (await slow.stop()) === 0, "exit code");
+console.log(JSON.stringify({ checks }));
