@@ -2,7 +2,7 @@
 // reported on the last stdout line as {"checks":[{name, ok, detail}]}.
 // argv: <sdk package dir> <work dir>; env AGENTD_JAR, AGENTD_JAVA (optional), AGENTD_ARGS (JSON array).
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
@@ -28,7 +28,9 @@ function startAgent(args, agentDir) {
 const updates = new Map();
 const waiters = [];
 const writes = [];
+const reads = [];
 const permissions = [];
+const buffers = new Map(); // the editor's unsaved buffers, by absolute path
 function record(sessionId, update) {
   if (!updates.has(sessionId)) updates.set(sessionId, []);
   updates.get(sessionId).push(update);
@@ -62,17 +64,24 @@ async function attempt(name, fn) {
   }
 }
 
-const clientCapabilities = { fs: { readTextFile: false, writeTextFile: true }, session: { notices: {} } };
+const clientCapabilities = { fs: { readTextFile: true, writeTextFile: true }, session: { notices: {} } };
 const app = acp
   .client({ name: "agentd-acp-drive" })
   .onNotification(acp.methods.client.session.update, (ctx) => record(ctx.params.sessionId, ctx.params.update))
   .onRequest(acp.methods.client.fs.writeTextFile, (ctx) => {
     writes.push(ctx.params);
+    buffers.set(ctx.params.path, ctx.params.content);
     return {};
+  })
+  .onRequest(acp.methods.client.fs.readTextFile, (ctx) => {
+    reads.push(ctx.params);
+    return { content: buffers.get(ctx.params.path) ?? "" };
   })
   .onRequest(acp.methods.client.session.requestPermission, (ctx) => {
     permissions.push(ctx.params);
-    return { outcome: { outcome: "selected", optionId: "allow_once" } };
+    // edits are allowed for the rest of the session; anything else once
+    const always = ctx.params.toolCall?.rawInput?.oldText !== undefined;
+    return { outcome: { outcome: "selected", optionId: always ? "allow_always" : "allow_once" } };
   });
 
 const main = startAgent(JSON.parse(process.env.AGENTD_ARGS), process.env.AGENTD_DIR);
@@ -135,6 +144,24 @@ await app.connectWith(main.stream, async (ctx) => {
         && call.locations?.[0]?.path === join(work, "notes/out.txt"), got);
     const done = got.find((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
     check("write: diff", done?.content?.[0]?.type === "diff" && done.content[0].newText === "from the editor", got);
+  });
+
+  await attempt("edit through the editor", async () => {
+    // the disk holds something else: only the editor's buffer has the text the edit replaces
+    mkdirSync(join(work, "notes"), { recursive: true });
+    writeFileSync(join(work, "notes/out.txt"), "stale disk content\n");
+    const from = count(a.sessionId);
+    const asked = permissions.length;
+    const r = await ctx.request(acp.methods.agent.session.prompt,
+      { sessionId: a.sessionId, prompt: [{ type: "text", text: "edit it twice" }] });
+    const got = since(a.sessionId, from);
+    check("edit: end_turn", r.stopReason === "end_turn" && text(got) === "edited", { r, got });
+    check("edit: read through fs/read_text_file", reads.length === 2 && reads[0].path === join(work, "notes/out.txt"), reads);
+    check("edit: written through fs/write_text_file", buffers.get(join(work, "notes/out.txt")) === "from the open buffer editor", writes);
+    check("edit: disk untouched", readFileSync(join(work, "notes/out.txt"), "utf8") === "stale disk content\n", "disk changed");
+    check("edit: allow always asked once", permissions.length === asked + 1, permissions.slice(asked));
+    const diff = got.find((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed")?.content?.[0];
+    check("edit: diff", diff?.type === "diff" && diff.oldText === "editor" && diff.newText === "open editor", got);
   });
 
   await attempt("fallback in the model option", async () => {

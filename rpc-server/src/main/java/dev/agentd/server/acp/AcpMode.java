@@ -144,13 +144,15 @@ public final class AcpMode implements ProtocolMode {
             throw new BadParams("cwd must be an absolute path");
         }
         Path cwd = Path.of(cwdText).normalize();
-        boolean clientWrites = clientCapabilities.path("fs").path("writeTextFile").asBoolean(false);
+        JsonNode fs = clientCapabilities.path("fs");
         boolean ask = !"allow".equals(opener.setting("acp.permissions").orElse("ask"));
         String[] sessionId = new String[1];
-        EditorTools tools = new EditorTools(connection, () -> sessionId[0], cwd, clientWrites, ask);
+        EditorFiles files = new EditorFiles(connection, () -> sessionId[0], fs.path("readTextFile").asBoolean(false),
+                fs.path("writeTextFile").asBoolean(false));
+        EditorTools tools = new EditorTools(connection, () -> sessionId[0], cwd, ask);
         AcpSession session;
         try {
-            session = new AcpSession(opener.open(cwd, null, tools::decorate), connection, cwd,
+            session = new AcpSession(opener.open(cwd, null, files, tools::decorate), connection, cwd,
                     clientCapabilities.path("session").path("notices").isObject(), System::currentTimeMillis);
         } catch (java.io.IOException | RuntimeException e) {
             LOG.warn("session/new failed: {}", e.getClass().getSimpleName());

@@ -7,7 +7,6 @@ import dev.agentd.server.ai.ToolDefinition;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.tools.Tool;
 import dev.agentd.server.tools.ToolResult;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,11 +19,10 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The built-in tools as an editor sees them (issue 16 §5), as decorators rather than forks: before
- * a write, edit or bash call the user is asked ({@code session/request_permission}, unless the
- * setting {@code acp.permissions} is {@code "allow"}; "allow always" is remembered per tool for the
- * session), and when the client offers {@code fs.writeTextFile} a write goes to the editor's
- * buffer ({@code fs/write_text_file}) instead of the disk. The waits run on the tool's thread.
+ * The built-in tools asking first (issue 16 §5), as decorators rather than forks: before a write,
+ * edit or bash call the user is asked ({@code session/request_permission}, unless the setting
+ * {@code acp.permissions} is {@code "allow"}; "allow always" is remembered per tool for the
+ * session). The wait runs on the tool's thread. The files themselves go through {@link EditorFiles}.
  */
 final class EditorTools {
     private static final Set<String> ASK_FIRST = Set.of("write", "edit", "bash");
@@ -32,29 +30,26 @@ final class EditorTools {
     private final AcpConnection connection;
     private final Supplier<String> sessionId;
     private final Path cwd;
-    private final boolean clientWrites;
     private final boolean ask;
     private final Set<String> alwaysAllowed = ConcurrentHashMap.newKeySet();
 
-    EditorTools(AcpConnection connection, Supplier<String> sessionId, Path cwd, boolean clientWrites, boolean ask) {
+    EditorTools(AcpConnection connection, Supplier<String> sessionId, Path cwd, boolean ask) {
         this.connection = connection;
         this.sessionId = sessionId;
         this.cwd = cwd;
-        this.clientWrites = clientWrites;
         this.ask = ask;
     }
 
     List<Tool> decorate(List<Tool> tools) {
         List<Tool> decorated = new ArrayList<>();
         for (Tool tool : tools) {
-            Tool each = clientWrites && tool.name().equals("write") ? new ClientWrite(tool) : tool;
-            decorated.add(ask && ASK_FIRST.contains(tool.name()) ? new AskFirst(each) : each);
+            decorated.add(ask && ASK_FIRST.contains(tool.name()) ? new AskFirst(tool) : tool);
         }
         return decorated;
     }
 
     /** Waits for the client's answer; a cancelled run stops waiting. */
-    private static JsonNode await(CompletableFuture<JsonNode> answer, CancellationToken cancel) throws Exception {
+    static JsonNode await(CompletableFuture<JsonNode> answer, CancellationToken cancel) throws Exception {
         Runnable unregister = cancel.onCancel(() -> answer.cancel(false));
         try {
             return answer.get();
@@ -109,44 +104,6 @@ final class EditorTools {
                 }
             }
             return delegate.execute(toolCallId, arguments, cancel, onUpdate);
-        }
-    }
-
-    /** {@code write} into the editor ({@code fs/write_text_file}): unsaved buffers and undo stay right. */
-    private final class ClientWrite implements Tool {
-        private final Tool delegate;
-
-        ClientWrite(Tool delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public ToolDefinition definition() {
-            return delegate.definition();
-        }
-
-        @Override
-        public Optional<String> writeTarget(JsonNode arguments) {
-            return delegate.writeTarget(arguments);
-        }
-
-        @Override
-        public ToolResult execute(String toolCallId, JsonNode arguments, CancellationToken cancel,
-                Consumer<ToolOutput> onUpdate) throws Exception {
-            String raw = AcpJson.textOf(arguments, "path");
-            String content = AcpJson.textOf(arguments, "content");
-            if (raw == null || raw.isBlank() || content == null) {
-                return delegate.execute(toolCallId, arguments, cancel, onUpdate); // its own argument errors
-            }
-            ObjectNode params = AcpJson.object().put("sessionId", sessionId.get())
-                    .put("path", ToolCalls.absolute(raw, cwd)).put("content", content);
-            try {
-                await(connection.request("fs/write_text_file", params), cancel);
-            } catch (AcpConnection.ClientError e) {
-                return ToolResult.error("The editor could not write " + raw + ": " + e.getMessage());
-            }
-            return ToolResult.text("Successfully wrote " + content.getBytes(StandardCharsets.UTF_8).length
-                    + " bytes to " + raw);
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.agentd.server.acp;
 
 import dev.agentd.server.session.AgentSession;
+import dev.agentd.server.tools.FileAccess;
 import dev.agentd.server.tools.Tool;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -17,9 +18,11 @@ public interface SessionOpener {
 
     /**
      * A session working in {@code cwd}: the one stored in {@code existing}, or a new one when that
-     * is null. {@code decorate} wraps the built-in tools (the editor's files, permission requests).
+     * is null. {@code edit} and {@code write} go through {@code files}; {@code decorate} wraps the
+     * built-in tools (permission requests).
      */
-    AgentSession open(Path cwd, Path existing, UnaryOperator<List<Tool>> decorate) throws IOException;
+    AgentSession open(Path cwd, Path existing, FileAccess files, UnaryOperator<List<Tool>> decorate)
+            throws IOException;
 
     /** A text setting of settings.json by dotted path, e.g. {@code acp.permissions}. */
     Optional<String> setting(String path);

@@ -14,6 +14,7 @@ import dev.agentd.server.session.FallbackServices;
 import dev.agentd.server.session.SessionContext;
 import dev.agentd.server.sessions.SessionFile;
 import dev.agentd.server.sessions.SessionPaths;
+import dev.agentd.server.tools.FileAccess;
 import dev.agentd.server.tools.SystemPrompt;
 import dev.agentd.server.tools.Tool;
 import dev.agentd.server.tools.ToolRegistry;
@@ -71,12 +72,13 @@ final class SessionFactory implements SessionOpener {
     }
 
     @Override
-    public AgentSession open(Path cwd, Path existing, UnaryOperator<List<Tool>> decorate) throws IOException {
+    public AgentSession open(Path cwd, Path existing, FileAccess files, UnaryOperator<List<Tool>> decorate)
+            throws IOException {
         Path dir = cwd.toAbsolutePath().normalize();
         SessionFile file = existing != null ? SessionFile.load(existing, scheduler::now)
                 : SessionFile.create(sessionPaths == null ? null : sessionPaths.newFile(dir, scheduler.now()),
                         dir.toString(), null, scheduler::now);
-        return create(dir, file, new ToolRegistry(decorate.apply(Tools.create(dir, toolNames))));
+        return create(dir, file, new ToolRegistry(decorate.apply(Tools.create(dir, toolNames, files))));
     }
 
     @Override
