@@ -84,6 +84,8 @@ const app = acp
     return { outcome: { outcome: "selected", optionId: always ? "allow_always" : "allow_once" } };
   });
 
+const first = {};
+const second = {};
 const main = startAgent(JSON.parse(process.env.AGENTD_ARGS), process.env.AGENTD_DIR);
 await app.connectWith(main.stream, async (ctx) => {
   const init = await ctx.request(acp.methods.agent.initialize, {
@@ -94,8 +96,12 @@ await app.connectWith(main.stream, async (ctx) => {
   check("initialize: protocol 1", init.protocolVersion === 1, init);
   check("initialize: agentInfo", init.agentInfo?.name === "agentd" && !!init.agentInfo?.version, init);
   check("initialize: image prompts", init.agentCapabilities?.promptCapabilities?.image === true, init);
+  const caps = init.agentCapabilities;
+  check("initialize: load, list, resume, close", caps?.loadSession === true && !!caps.sessionCapabilities?.list
+      && !!caps.sessionCapabilities?.resume && !!caps.sessionCapabilities?.close, caps);
 
   const a = await ctx.request(acp.methods.agent.session.new, { cwd: work, mcpServers: [] });
+  first.sessionId = a.sessionId;
   const model = option(a.configOptions, "model");
   check("session/new: model option", model?.category === "model" && model.currentValue === "faux/faux-1"
       && model.options.some((o) => o.value === "faux/faux-2"), a.configOptions);
@@ -177,6 +183,7 @@ await app.connectWith(main.stream, async (ctx) => {
 
   await attempt("set_config_option and a final failure", async () => {
     const b = await ctx.request(acp.methods.agent.session.new, { cwd: work, mcpServers: [] });
+    second.sessionId = b.sessionId;
     const level = await ctx.request(acp.methods.agent.session.setConfigOption,
       { sessionId: b.sessionId, configId: "thought_level", value: "high" });
     check("set_config_option: thought level", option(level.configOptions, "thought_level")?.currentValue === "high", level);
@@ -212,6 +219,32 @@ const slow = startAgent(JSON.parse(process.env.AGENTD_SLOW_ARGS), process.env.AG
 await app.connectWith(slow.stream, async (ctx) => {
   await ctx.request(acp.methods.agent.initialize,
     { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { fs: clientCapabilities.fs } });
+  await attempt("session/list and session/load", async () => {
+    const listed = await ctx.request(acp.methods.agent.session.list, { cwd: work });
+    check("list: the first agent's sessions", listed.sessions.some((s) => s.sessionId === first.sessionId
+        && s.cwd === work && !!s.updatedAt), listed);
+    const loaded = await ctx.request(acp.methods.agent.session.load,
+      { sessionId: first.sessionId, cwd: work, mcpServers: [] });
+    const replayed = updates.get(first.sessionId) || [];
+    const mark = replayed.findIndex((u) => u.sessionUpdate === "user_message_chunk" && u.content?.text === "hello");
+    check("load: replays the user's message", mark >= 0, replayed.slice(-40));
+    check("load: replays the answer", replayed.slice(mark).some((u) => u.sessionUpdate === "agent_message_chunk"
+        && u.content?.text === "Hello from agentd, in chunks."), replayed.slice(-40));
+    check("load: replays the tool call", replayed.slice(mark).some((u) => u.sessionUpdate === "tool_call"
+        && u.kind === "edit" && u.rawInput?.path === "notes/out.txt"), replayed.slice(-40));
+    check("load: config options", option(loaded.configOptions, "model")?.category === "model", loaded);
+    const before = count(second.sessionId);
+    const resumed = await ctx.request(acp.methods.agent.session.resume, { sessionId: second.sessionId, cwd: work });
+    check("resume: config options, no replay", option(resumed.configOptions, "model")?.currentValue === "faux/faux-2"
+        && !since(second.sessionId, before).some((u) => u.sessionUpdate === "user_message_chunk"), resumed);
+    try {
+      await ctx.request(acp.methods.agent.session.load, { sessionId: "no-such-session", cwd: work, mcpServers: [] });
+      check("load: unknown session is an error", false, "answered");
+    } catch (e) {
+      check("load: unknown session is an error", e?.code === -32002, { code: e?.code, message: e?.message });
+    }
+  });
+
   const a = await ctx.request(acp.methods.agent.session.new, { cwd: work, mcpServers: [] });
   await attempt("cancel during a backoff", async () => {
     const prompt = ctx.request(acp.methods.agent.session.prompt,

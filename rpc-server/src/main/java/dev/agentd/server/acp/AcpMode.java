@@ -95,6 +95,10 @@ public final class AcpMode implements ProtocolMode {
         JsonNode params = node.path("params");
         try {
             call(method.textValue(), params, id);
+        } catch (Failed e) {
+            if (id != null) {
+                connection.error(id, e.code, e.getMessage(), null);
+            }
         } catch (BadParams e) {
             if (id != null) {
                 connection.error(id, -32602, "Invalid params: " + e.getMessage(), null);
@@ -107,7 +111,14 @@ public final class AcpMode implements ProtocolMode {
     private void call(String method, JsonNode params, JsonNode id) {
         switch (method) {
             case "initialize" -> connection.result(id, initialize(params));
-            case "session/new" -> newSession(params, id);
+            case "session/new" -> {
+                Opened opened = open(params, null);
+                connection.result(id, opened.result);
+                started(opened.session);
+            }
+            case "session/load" -> load(params, id, true);
+            case "session/resume" -> load(params, id, false);
+            case "session/list" -> connection.result(id, list(params));
             case "session/prompt" -> session(params).prompt(id, params.path("prompt"));
             case "session/cancel" -> session(params).cancel();
             case "session/set_config_option" -> connection.result(id, setConfigOption(params));
@@ -129,21 +140,27 @@ public final class AcpMode implements ProtocolMode {
     private ObjectNode initialize(JsonNode params) {
         clientCapabilities = params.path("clientCapabilities");
         ObjectNode result = AcpJson.object().put("protocolVersion", PROTOCOL_VERSION);
-        ObjectNode capabilities = result.putObject("agentCapabilities").put("loadSession", false);
+        ObjectNode capabilities = result.putObject("agentCapabilities").put("loadSession", true);
         capabilities.putObject("promptCapabilities").put("image", true).put("audio", false)
                 .put("embeddedContext", true);
-        capabilities.putObject("sessionCapabilities").putObject("close");
+        ObjectNode sessionCapabilities = capabilities.putObject("sessionCapabilities");
+        sessionCapabilities.putObject("list");
+        sessionCapabilities.putObject("resume");
+        sessionCapabilities.putObject("close");
         result.putObject("agentInfo").put("name", "agentd").put("title", "agentd").put("version", version);
         result.putArray("authMethods");
         return result;
     }
 
-    private void newSession(JsonNode params, JsonNode id) {
-        String cwdText = AcpJson.textOf(params, "cwd");
-        if (cwdText == null || !Path.of(cwdText).isAbsolute()) {
-            throw new BadParams("cwd must be an absolute path");
-        }
-        Path cwd = Path.of(cwdText).normalize();
+    /** An opened session and the answer for it (sessionId for a new one, and the config options). */
+    private record Opened(AcpSession session, ObjectNode result) {}
+
+    /**
+     * {@code session/new} (stored null) or the session of {@code stored}. Its events are forwarded
+     * from here on: the caller writes the answer (and, for a load, the history) before the first.
+     */
+    private Opened open(JsonNode params, Path stored) {
+        Path cwd = cwd(params);
         JsonNode fs = clientCapabilities.path("fs");
         boolean ask = !"allow".equals(opener.setting("acp.permissions").orElse("ask"));
         String[] sessionId = new String[1];
@@ -152,24 +169,73 @@ public final class AcpMode implements ProtocolMode {
         EditorTools tools = new EditorTools(connection, () -> sessionId[0], cwd, ask);
         AcpSession session;
         try {
-            session = new AcpSession(opener.open(cwd, null, files, tools::decorate), connection, cwd,
+            session = new AcpSession(opener.open(cwd, stored, files, tools::decorate), connection, cwd,
                     clientCapabilities.path("session").path("notices").isObject(), System::currentTimeMillis);
         } catch (java.io.IOException | RuntimeException e) {
-            LOG.warn("session/new failed: {}", e.getClass().getSimpleName());
-            connection.error(id, -32603, "Internal error: cannot open a session (" + e.getClass().getSimpleName()
-                    + ")", null);
-            return;
+            LOG.warn("opening a session failed: {}", e.getClass().getSimpleName());
+            throw new Failed(-32603, "Internal error: cannot open the session (" + e.getClass().getSimpleName() + ")");
         }
         sessionId[0] = session.id();
         sessions.put(session.id(), session);
-        ObjectNode result = AcpJson.object().put("sessionId", session.id());
+        ObjectNode result = AcpJson.object();
+        if (stored == null) {
+            result.put("sessionId", session.id());
+        }
         result.set("configOptions", session.configOptions());
-        connection.result(id, result);
-        // After the answer, never before it: clients drop updates for a session they do not know yet.
+        return new Opened(session, result);
+    }
+
+    /** The answer first, then the updates: clients drop updates for a session they do not know yet. */
+    private void started(AcpSession session) {
         session.start();
         ObjectNode commands = AcpJson.update("available_commands_update");
         commands.putArray("availableCommands");
         session.update(commands);
+    }
+
+    /** {@code session/load} (replaying the history first) and {@code session/resume} (without). */
+    private void load(JsonNode params, JsonNode id, boolean replay) {
+        String sessionId = AcpJson.textOf(params, "sessionId");
+        Path cwd = cwd(params);
+        AcpSession session = sessionId == null ? null : sessions.get(sessionId);
+        boolean fresh = session == null;
+        if (fresh) {
+            Path file = opener.stored(cwd).stream().filter(s -> s.sessionId().equals(sessionId)).findFirst()
+                    .map(SessionOpener.Stored::file)
+                    .orElseThrow(() -> new Failed(-32002, "Resource not found: session '" + sessionId + "'"));
+            session = open(params, file).session;
+        }
+        if (replay) {
+            HistoryReplay.updates(session.agent().messages(), cwd).forEach(session::update);
+        }
+        ObjectNode result = AcpJson.object();
+        result.set("configOptions", session.configOptions());
+        connection.result(id, result);
+        if (fresh) {
+            started(session);
+        }
+    }
+
+    private ObjectNode list(JsonNode params) {
+        Path cwd = AcpJson.textOf(params, "cwd") == null ? Path.of("").toAbsolutePath() : cwd(params);
+        ObjectNode result = AcpJson.object();
+        var listed = result.putArray("sessions");
+        for (SessionOpener.Stored stored : opener.stored(cwd)) {
+            ObjectNode info = listed.addObject().put("sessionId", stored.sessionId())
+                    .put("cwd", stored.cwd() == null ? cwd.toString() : stored.cwd()).put("updatedAt", stored.updatedAt());
+            if (stored.title() != null) {
+                info.put("title", stored.title());
+            }
+        }
+        return result;
+    }
+
+    private static Path cwd(JsonNode params) {
+        String cwdText = AcpJson.textOf(params, "cwd");
+        if (cwdText == null || !Path.of(cwdText).isAbsolute()) {
+            throw new BadParams("cwd must be an absolute path");
+        }
+        return Path.of(cwdText).normalize();
     }
 
     private ObjectNode setConfigOption(JsonNode params) {
@@ -198,10 +264,21 @@ public final class AcpMode implements ProtocolMode {
     private AcpSession session(JsonNode params) {
         String sessionId = AcpJson.textOf(params, "sessionId");
         AcpSession session = sessionId == null ? null : sessions.get(sessionId);
-        if (session == null) {
+        boolean fresh = session == null;
+        if (fresh) {
             throw new BadParams("unknown sessionId '" + sessionId + "'");
         }
         return session;
+    }
+
+    /** A request that cannot be served: answered with {@code code}. */
+    private static final class Failed extends RuntimeException {
+        final int code;
+
+        Failed(int code, String message) {
+            super(message, null, false, false);
+            this.code = code;
+        }
     }
 
     /** A request whose params do not fit: answered with -32602. */

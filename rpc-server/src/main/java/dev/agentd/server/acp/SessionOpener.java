@@ -24,6 +24,15 @@ public interface SessionOpener {
     AgentSession open(Path cwd, Path existing, FileAccess files, UnaryOperator<List<Tool>> decorate)
             throws IOException;
 
+    /**
+     * The sessions stored for {@code cwd}, newest first; empty without session storage. A file
+     * that cannot be read is left out.
+     */
+    List<Stored> stored(Path cwd);
+
+    /** A session on disk: its id, working directory, file, name (or null) and last change (ISO-8601). */
+    record Stored(String sessionId, String cwd, Path file, String title, String updatedAt) {}
+
     /** A text setting of settings.json by dotted path, e.g. {@code acp.permissions}. */
     Optional<String> setting(String path);
 }

@@ -21,7 +21,13 @@ import dev.agentd.server.tools.ToolRegistry;
 import dev.agentd.server.tools.Tools;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.util.Optional;
 import java.util.Random;
 import java.util.function.UnaryOperator;
@@ -33,6 +39,7 @@ import java.util.function.UnaryOperator;
  * tools, the system prompt and the session file belong to one session.
  */
 final class SessionFactory implements SessionOpener {
+    private static final Logger LOG = LoggerFactory.getLogger(SessionFactory.class);
     private final ModelRegistry models;
     private final ProviderRegistry providers;
     private final AuthStore auth;
@@ -79,6 +86,32 @@ final class SessionFactory implements SessionOpener {
                 : SessionFile.create(sessionPaths == null ? null : sessionPaths.newFile(dir, scheduler.now()),
                         dir.toString(), null, scheduler::now);
         return create(dir, file, new ToolRegistry(decorate.apply(Tools.create(dir, toolNames, files))));
+    }
+
+    @Override
+    public List<Stored> stored(Path cwd) {
+        if (sessionPaths == null) {
+            return List.of();
+        }
+        Path dir = sessionPaths.directoryFor(cwd.toAbsolutePath().normalize());
+        List<Path> files;
+        try (Stream<Path> listing = Files.list(dir)) {
+            files = listing.filter(file -> file.getFileName().toString().endsWith(".jsonl")).toList();
+        } catch (IOException e) {
+            return List.of(); // no directory yet: nothing stored
+        }
+        List<Stored> stored = new ArrayList<>();
+        for (Path file : files) {
+            try {
+                SessionFile session = SessionFile.load(file, scheduler::now);
+                stored.add(new Stored(session.header().id(), session.header().cwd(), file,
+                        session.name().orElse(null), Files.getLastModifiedTime(file).toInstant().toString()));
+            } catch (IOException | RuntimeException e) {
+                LOG.debug("session/list: skipping {}: {}", file.getFileName(), e.getClass().getSimpleName());
+            }
+        }
+        stored.sort(Comparator.comparing(Stored::updatedAt).reversed());
+        return stored;
     }
 
     @Override

@@ -47,8 +47,9 @@ class AcpClientIT {
     }
 
     private static String arguments(Path script) throws IOException {
-        return Json.mapper().writeValueAsString(List.of("--no-session", "--model", "faux/faux-1", "--faux-script",
-                script.toString()));
+        // Both agents share one session directory: the second lists and loads the first one's sessions.
+        return Json.mapper().writeValueAsString(List.of("--session-dir", script.resolveSibling("sessions").toString(),
+                "--model", "faux/faux-1", "--faux-script", script.toString()));
     }
 
     @Test
