@@ -170,6 +170,17 @@ await app.connectWith(main.stream, async (ctx) => {
     check("edit: diff", diff?.type === "diff" && diff.oldText === "editor" && diff.newText === "open editor", got);
   });
 
+  await attempt("read through the editor", async () => {
+    const from = count(a.sessionId);
+    const r = await ctx.request(acp.methods.agent.session.prompt,
+      { sessionId: a.sessionId, prompt: [{ type: "text", text: "read it back" }] });
+    const got = since(a.sessionId, from);
+    const done = got.find((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
+    check("read: the buffer's text", r.stopReason === "end_turn" && reads.length === 3
+        && JSON.stringify(done?.content).includes("from the open buffer editor"), { r, got, reads });
+    check("read: no permission asked", !permissions.some((p) => p.toolCall?.kind === "read"), permissions);
+  });
+
   await attempt("fallback in the model option", async () => {
     const from = count(a.sessionId);
     const r = await ctx.request(acp.methods.agent.session.prompt,

@@ -14,7 +14,11 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +31,7 @@ import org.slf4j.LoggerFactory;
 public final class AcpMode implements ProtocolMode {
     private static final Logger LOG = LoggerFactory.getLogger(AcpMode.class);
     static final int PROTOCOL_VERSION = 1;
+    private static final long CLOSE_GRACE_MS = 5_000;
 
     private final InputStream in;
     private final AcpConnection connection;
@@ -71,8 +76,17 @@ public final class AcpMode implements ProtocolMode {
             });
         } finally {
             connection.closed();
-            sessions.values().forEach(AcpSession::close);
+            // Bounded: the daemon's shutdown follows, and a stuck run must not keep the process alive.
+            CompletableFuture<?>[] closing = sessions.values().stream().map(AcpSession::close)
+                    .toArray(CompletableFuture[]::new);
             sessions.clear();
+            try {
+                CompletableFuture.allOf(closing).get(CLOSE_GRACE_MS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException | ExecutionException e) {
+                LOG.warn("acp: not every session stopped within {} ms", CLOSE_GRACE_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

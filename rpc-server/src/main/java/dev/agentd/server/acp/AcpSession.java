@@ -176,10 +176,13 @@ final class AcpSession {
         connection.result(current.requestId, AcpJson.object().put("stopReason", reason));
     }
 
-    /** {@code session/close} and connection end: stops the run and releases the session. */
-    void close() {
+    /** {@code session/close} and connection end: stops the run; completes once the session is released. */
+    java.util.concurrent.CompletableFuture<Void> close() {
         unsubscribe.run();
         cancel();
-        session.abort().whenComplete((ignored, error) -> session.close());
+        return session.abort().handle((ignored, error) -> {
+            session.close();
+            return null;
+        });
     }
 }

@@ -11,7 +11,7 @@ import java.util.function.Supplier;
 
 /**
  * The editor's files (issue 16 §5): when the client offers {@code fs.readTextFile} /
- * {@code fs.writeTextFile}, {@code edit} and {@code write} read and write through it
+ * {@code fs.writeTextFile}, {@code read}, {@code edit} and {@code write} read and write through it
  * ({@code fs/read_text_file}, {@code fs/write_text_file}), so unsaved buffers and the editor's undo
  * stay right; otherwise the disk. The wait runs on the tool's thread, and a cancelled run stops it.
  */

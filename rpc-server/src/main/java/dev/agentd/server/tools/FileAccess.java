@@ -7,9 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Where {@code edit} and {@code write} read and write a file's content: the disk, or an editor
- * that holds unsaved buffers ({@code --mode acp}). Checks on the path (directory, openable, size)
- * stay on the disk; only the content goes through here.
+ * Where {@code read}, {@code edit} and {@code write} read and write a text file's content: the
+ * disk, or an editor that holds unsaved buffers ({@code --mode acp}). Checks on the path
+ * (directory, openable, kind, size) stay on the disk; only the content goes through here.
  */
 public interface FileAccess {
 

@@ -74,6 +74,8 @@ class AcpClientIT {
                  {"toolCalls":[{"name":"edit","arguments":{"path":"notes/out.txt","oldText":"editor","newText":"open editor"}}]},
                  {"toolCalls":[{"name":"edit","arguments":{"path":"notes/out.txt","oldText":"the open","newText":"the open buffer"}}]},
                  {"text":"edited"},
+                 {"toolCalls":[{"name":"read","arguments":{"path":"notes/out.txt"}}]},
+                 {"text":"read it"},
                  {"error":"529 overloaded","status":529},
                  {"error":"529 overloaded","status":529},
                  {"error":"529 overloaded","status":529},

@@ -53,6 +53,17 @@ class FileAccessTest {
     }
 
     @Test
+    void readTakesTheTextFromTheAccess() throws Exception {
+        Path file = cwd.resolve("r.txt");
+        Files.writeString(file, "on disk\n");
+        Buffers buffers = new Buffers();
+        buffers.content.put(file, "one\ntwo\nthree\n");
+        ObjectNode args = Json.mapper().createObjectNode().put("path", "r.txt").put("offset", 2).put("limit", 1);
+        ToolResult result = new ReadTool(new PathResolver(cwd), buffers).execute("c", args, null, null);
+        assertEquals("two\n\n[1 more lines in file. Use offset=3 to continue.]", text(result));
+    }
+
+    @Test
     void writeGoesThroughTheAccess() throws Exception {
         Buffers buffers = new Buffers();
         ObjectNode args = Json.mapper().createObjectNode().put("path", "new/b.txt").put("content", "hello");
