@@ -267,6 +267,8 @@ await app.connectWith(slow.stream, async (ctx) => {
     await ctx.notify(acp.methods.agent.session.cancel, { sessionId: a.sessionId });
     const r = await prompt;
     check("cancel: stopReason cancelled", r.stopReason === "cancelled", r);
+    check("cancel: the awaited error in _meta", r._meta?.["agentd/lastError"]?.errorKind === "overloaded"
+        && r._meta["agentd/lastError"].errorStatus === 529, r);
     check("cancel: at once", Date.now() - started < 10000, Date.now() - started);
   });
 

@@ -137,7 +137,7 @@ final class AcpSession {
         }
         turn.compareAndSet(current, null);
         if (current.cancelled) {
-            stop(current, "cancelled");
+            stopCancelled(current);
             return;
         }
         if (error != null) {
@@ -170,6 +170,20 @@ final class AcpSession {
             }
             default -> stop(current, "end_turn");
         }
+    }
+
+    /** Cancelled during a backoff: the failure being waited out rides along in {@code _meta}. */
+    private void stopCancelled(Turn current) {
+        ObjectNode result = AcpJson.object().put("stopReason", "cancelled");
+        AgentMessage.Assistant reply = lastReply;
+        if (reply != null && reply.stopReason() == StopReason.ERROR) {
+            ErrorClass errorClass = ErrorClassifier.classify(reply, session.models().current().contextWindow())
+                    .errorClass();
+            PromptFailure failure = PromptFailure.of(errorClass, reply, clock.getAsLong());
+            ObjectNode lastError = failure.data().deepCopy().put("message", failure.message());
+            result.putObject("_meta").set("agentd/lastError", lastError);
+        }
+        connection.result(current.requestId, result);
     }
 
     private void stop(Turn current, String reason) {
