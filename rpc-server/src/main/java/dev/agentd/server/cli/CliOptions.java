@@ -34,7 +34,7 @@ public record CliOptions(
 
             Runs one AI coding-agent session, driven by line-delimited JSON on stdin/stdout.
 
-              --mode rpc|jsonrpc     wire protocol (default rpc: pi-compatible JSONL)
+              --mode rpc|jsonrpc|acp wire protocol (default rpc: pi-compatible JSONL; acp: editors)
               --provider P           provider of the model to use
               --model M              model: id, provider/id or provider/id:thinking
               --thinking LEVEL       off|minimal|low|medium|high|xhigh|max
@@ -92,8 +92,8 @@ public record CliOptions(
             switch (arg) {
                 case "--mode" -> {
                     mode = parser.value(arg);
-                    if (!mode.equals("rpc") && !mode.equals("jsonrpc")) {
-                        throw new UsageException("--mode must be rpc or jsonrpc, got '" + mode + "'");
+                    if (!mode.equals("rpc") && !mode.equals("jsonrpc") && !mode.equals("acp")) {
+                        throw new UsageException("--mode must be rpc, jsonrpc or acp, got '" + mode + "'");
                     }
                 }
                 case "--provider" -> provider = parser.value(arg);

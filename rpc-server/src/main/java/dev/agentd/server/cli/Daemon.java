@@ -6,6 +6,7 @@ import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.jsonl.JsonlReader;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
+import dev.agentd.server.acp.AcpMode;
 import dev.agentd.server.ai.ModelRegistry;
 import dev.agentd.server.ai.Provider;
 import dev.agentd.server.ai.catalog.BuiltinModels;
@@ -31,11 +32,9 @@ import dev.agentd.server.fallback.FallbackSettings;
 import dev.agentd.server.fallback.NdjsonFallbackLog;
 import dev.agentd.server.session.AgentSession;
 import dev.agentd.server.session.FallbackServices;
-import dev.agentd.server.session.SessionContext;
 import dev.agentd.server.state.SharedState;
 import dev.agentd.server.sessions.SessionFile;
 import dev.agentd.server.sessions.SessionPaths;
-import dev.agentd.server.tools.SystemPrompt;
 import dev.agentd.server.tools.ToolRegistry;
 import dev.agentd.server.tools.Tools;
 import dev.agentd.server.tools.ToolEnvironment;
@@ -48,7 +47,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -78,6 +76,7 @@ public final class Daemon {
     private final AtomicBoolean shuttingDown = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private List<String> warnings = List.of();
+    private SessionFactory sessions;
 
     private Daemon(CliOptions options, InputStream in, SystemScheduler scheduler, AgentSession session,
             RpcOutput output, CommandRouter router, SharedState sharedState) {
@@ -140,18 +139,15 @@ public final class Daemon {
         ProviderRegistry providers = new ProviderRegistry(all);
         StartupTrace.mark("models");
         ToolRegistry tools;
+        List<String> toolNames = options.tools() != null ? options.tools() : Tools.DEFAULT;
         try {
-            tools = new ToolRegistry(Tools.create(cwd, options.tools() != null ? options.tools() : Tools.DEFAULT));
+            tools = new ToolRegistry(Tools.create(cwd, toolNames));
         } catch (IllegalArgumentException e) {
             throw new CliOptions.UsageException("--tools: " + e.getMessage());
         }
-        SystemPrompt systemPrompt = new SystemPrompt(cwd, tools.definitions());
         SessionPaths sessionPaths = options.noSession() ? null
                 : options.sessionDir() != null ? SessionPaths.flat(options.sessionDir().toAbsolutePath())
                 : new SessionPaths(dirs.sessionsDir());
-        // Seeded from the clock: cheap at startup, unlike SecureRandom; jitter need not be unguessable.
-        SessionContext context = new SessionContext(models, providers, auth, settings, scheduler, tools,
-                systemPrompt::build, cwd, sessionPaths, new Random());
         SessionFile sessionFile = openSession(options, sessionPaths, cwd, scheduler);
         StartupTrace.mark("tools+session-file");
 
@@ -167,8 +163,9 @@ public final class Daemon {
                             + "'"));
         }
         FallbackServices fallback = fallbackServices(options, env, dirs, settings, models, sharedState);
-        AgentSession session = new AgentSession(context, sessionFile, selection.model(), thinking, options.updates(),
-                fallback);
+        SessionFactory sessions = new SessionFactory(models, providers, auth, settings, scheduler, toolNames,
+                sessionPaths, fallback, selection.model(), thinking, options.updates());
+        AgentSession session = sessions.create(cwd, sessionFile, tools);
         Daemon[] self = new Daemon[1];
         // Off the writing thread: that is often the run thread, and shutdown() waits for the run to stop.
         RpcOutput output = RpcOutput.queued(out, Json.mapper(), RpcOutput.DEFAULT_CAPACITY,
@@ -177,6 +174,7 @@ public final class Daemon {
                 new PiExtras(new SlashCommands(dirs.agentDir(), dirs.projectDir()), cwd));
         StartupTrace.mark("session+router");
         self[0] = new Daemon(options, in, scheduler, session, output, router, sharedState);
+        self[0].sessions = sessions;
         self[0].warnings = warnings.list();
         session.reportStartupWarnings(self[0].warnings);
         return self[0];
@@ -235,6 +233,9 @@ public final class Daemon {
 
     /** The dialect chosen with {@code --mode}. */
     private ProtocolMode protocolMode() {
+        if (options.mode().equals("acp")) {
+            return new AcpMode(in, output, sessions, JsonlReader.DEFAULT_MAX_LINE_BYTES, Version.current());
+        }
         if (options.mode().equals("jsonrpc")) {
             return new JsonRpcMode(in, output, router, JsonlReader.DEFAULT_MAX_LINE_BYTES);
         }

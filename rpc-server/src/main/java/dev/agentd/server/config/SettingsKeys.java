@@ -14,7 +14,7 @@ import java.util.function.BiConsumer;
  */
 final class SettingsKeys {
     static final Set<String> TOP = Set.of("retry", "compaction", "steeringMode", "followUpMode", "defaultProvider",
-            "defaultModel", "defaultThinkingLevel", "fallback", "state");
+            "defaultModel", "defaultThinkingLevel", "fallback", "state", "acp");
     static final Map<String, Set<String>> GROUPS = Map.of(
             "retry", Set.of("enabled", "maxRetries", "baseDelayMs", "maxRetryDelayMs", "provider", "fallbackChains",
                     "fallbackRevertPolicy", "hintedWaitCapMs", "modelFallback", "probeBackMaxMs"),
@@ -23,7 +23,9 @@ final class SettingsKeys {
             "compaction", Set.of("enabled", "reserveTokens", "keepRecentTokens"),
             "fallback", Set.of("circuitCooldownMs", "circuitMaxCooldownMs", "log"),
             "fallback.log", Set.of("maxBytes"),
-            "state", Set.of("store", "url", "keyPrefix", "connectTimeoutMs", "commandTimeoutMs"));
+            "state", Set.of("store", "url", "keyPrefix", "connectTimeoutMs", "commandTimeoutMs"),
+            // --mode acp: "allow" skips session/request_permission before writes, edits and bash
+            "acp", Set.of("permissions"));
 
     private SettingsKeys() {}
 

@@ -15,11 +15,11 @@ import org.slf4j.LoggerFactory;
  * of one line: anything a line's handling throws, {@link Error}s included, is logged and
  * answered as an error for that line, and the next line is read.
  */
-final class CommandLines {
+public final class CommandLines {
     private static final Logger LOG = LoggerFactory.getLogger(CommandLines.class);
 
     /** What a dialect does with a line. */
-    interface Handler {
+    public interface Handler {
         /**
          * A line that is not JSON, or one over the limit (skipped without being buffered, so
          * {@code bytes} is null); {@code problem} says which.
@@ -48,7 +48,7 @@ final class CommandLines {
     }
 
     /** Blocks until end of input (or a read failure, which is logged). */
-    static void read(InputStream in, int maxLineBytes, Handler handler) {
+    public static void read(InputStream in, int maxLineBytes, Handler handler) {
         JsonlReader reader = new JsonlReader(in, maxLineBytes);
         while (true) {
             JsonlReader.Line line;

@@ -2,6 +2,7 @@ package dev.agentd.server.tools;
 
 import dev.agentd.server.runtime.CancellationToken;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.CodingErrorAction;
@@ -45,7 +46,12 @@ final class BoundedLines implements AutoCloseable {
     private boolean eof;
 
     BoundedLines(Path file, int keepChars, CancellationToken cancel) throws IOException {
-        this.in = new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8.newDecoder()
+        this(Files.newInputStream(file), keepChars, cancel);
+    }
+
+    /** Over content already at hand (an editor's buffer, see {@link FileAccess}). */
+    BoundedLines(InputStream content, int keepChars, CancellationToken cancel) {
+        this.in = new InputStreamReader(content, StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE));
         this.keepChars = keepChars;
         this.cancel = cancel == null ? CancellationToken.none() : cancel;

@@ -34,12 +34,19 @@ public final class EditTool extends BaseTool {
             .build();
 
     private final PathResolver paths;
+    private final FileAccess files;
 
     public EditTool(PathResolver paths) {
+        this(paths, FileAccess.LOCAL);
+    }
+
+    /** @param files where the content is read and written (the disk, or an editor's buffers) */
+    public EditTool(PathResolver paths, FileAccess files) {
         super("edit", "Edit a file by replacing one exact occurrence of oldText with newText. oldText must match "
                 + "the file exactly, including whitespace and indentation, and must be unique: include enough "
                 + "surrounding lines to make it so.", PARAMS);
         this.paths = paths;
+        this.files = files;
     }
 
     @Override
@@ -66,7 +73,7 @@ public final class EditTool extends BaseTool {
                 throw new ToolException("File too large to edit: " + raw + " is " + Truncation.formatSize(size)
                         + " (limit " + Truncation.formatSize(MAX_BYTES) + "); use bash tools such as sed instead");
             }
-            byte[] bytes = Files.readAllBytes(file);
+            byte[] bytes = files.read(file, cancel);
             if (FileKind.detect(bytes).kind() != FileKind.Kind.TEXT) {
                 throw new ToolException("Cannot edit binary file: " + raw);
             }
@@ -92,7 +99,7 @@ public final class EditTool extends BaseTool {
                         + "original text.");
             }
             String out = (bom ? BOM : "") + (crlf ? updated.replace("\n", "\r\n") : updated);
-            Files.writeString(file, out, StandardCharsets.UTF_8);
+            files.write(file, out, cancel);
 
             LineDiff.Diff diff = LineDiff.unified(raw, content, updated, LineDiff.DEFAULT_CONTEXT);
             ObjectNode details = Json.mapper().createObjectNode();

@@ -6,6 +6,7 @@ import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.message.ContentBlock;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.tools.ToolParams.Type;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,13 +26,20 @@ public final class ReadTool extends BaseTool {
             .build();
 
     private final PathResolver paths;
+    private final FileAccess files;
 
     public ReadTool(PathResolver paths) {
+        this(paths, FileAccess.LOCAL);
+    }
+
+    /** @param files where a text file's content is read (the disk, or an editor's buffers); images stay local */
+    public ReadTool(PathResolver paths, FileAccess files) {
         super("read", "Read the contents of a file. Supports text files and images (png, jpeg, gif, webp), which are "
                 + "returned as attachments. Text output is truncated to " + Truncation.MAX_LINES + " lines or "
                 + Truncation.MAX_BYTES / 1024 + "KB, whichever comes first; use offset/limit to page through large "
                 + "files.", PARAMS);
         this.paths = paths;
+        this.files = files;
     }
 
     @Override
@@ -68,12 +76,16 @@ public final class ReadTool extends BaseTool {
                 new ContentBlock.Image(data, mimeType)), null, false);
     }
 
-    private static ToolResult readText(Path file, String raw, int offset, Integer limit, CancellationToken cancel)
+    private ToolResult readText(Path file, String raw, int offset, Integer limit, CancellationToken cancel)
             throws IOException {
         Truncation.Head head = new Truncation.Head(Truncation.MAX_LINES, Truncation.MAX_BYTES);
         long lineNo = 0;
         long selectedEnd = limit == null ? Long.MAX_VALUE : (long) offset - 1 + limit;
-        try (BoundedLines reader = new BoundedLines(file, Truncation.MAX_LINE_CHARS + 1, cancel)) {
+        // The disk is streamed (a huge file costs bounded memory); another access hands over the whole text.
+        try (BoundedLines reader = files == FileAccess.LOCAL
+                ? new BoundedLines(file, Truncation.MAX_LINE_CHARS + 1, cancel)
+                : new BoundedLines(new ByteArrayInputStream(files.read(file, cancel)), Truncation.MAX_LINE_CHARS + 1,
+                        cancel)) {
             BoundedLines.Line line;
             while ((line = reader.next()) != null) {
                 lineNo++;

@@ -23,12 +23,17 @@ public final class Tools {
      * @throws IllegalArgumentException for an unknown name, naming it and the known ones
      */
     public static List<Tool> create(Path cwd, List<String> names) {
+        return create(cwd, names, FileAccess.LOCAL);
+    }
+
+    /** As {@link #create(Path, List)}, with {@code read}, {@code edit} and {@code write} using {@code files}. */
+    public static List<Tool> create(Path cwd, List<String> names, FileAccess files) {
         PathResolver paths = new PathResolver(cwd);
         BashExecutor executor = new BashExecutor();
         Map<String, Function<PathResolver, Tool>> factories = Map.of(
-                "read", ReadTool::new,
-                "write", WriteTool::new,
-                "edit", EditTool::new,
+                "read", p -> new ReadTool(p, files),
+                "write", p -> new WriteTool(p, files),
+                "edit", p -> new EditTool(p, files),
                 "bash", p -> new BashTool(p.cwd(), executor),
                 "ls", LsTool::new,
                 "grep", GrepTool::new,

@@ -19,11 +19,18 @@ public final class WriteTool extends BaseTool {
             .build();
 
     private final PathResolver paths;
+    private final FileAccess files;
 
     public WriteTool(PathResolver paths) {
+        this(paths, FileAccess.LOCAL);
+    }
+
+    /** @param files where the content is written (the disk, or an editor's buffers) */
+    public WriteTool(PathResolver paths, FileAccess files) {
         super("write", "Write content to a file, creating it (and any missing parent directories) or replacing it "
                 + "entirely if it exists. Prefer edit for changing part of an existing file.", PARAMS);
         this.paths = paths;
+        this.files = files;
     }
 
     @Override
@@ -39,13 +46,10 @@ public final class WriteTool extends BaseTool {
             throw new ToolException("Path is a directory: " + raw);
         }
         PathResolver.requireOpenable(file, raw);
-        byte[] bytes = args.string("content").getBytes(StandardCharsets.UTF_8);
+        String content = args.string("content");
+        byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
         try {
-            Path parent = file.getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            Files.write(file, bytes);
+            files.write(file, content, cancel);
         } catch (IOException e) {
             throw ToolException.io(raw, e);
         }

@@ -31,10 +31,18 @@ import org.junit.jupiter.api.Test;
 
 /** SPEC §4: a reply's tool calls run concurrently unless the schedule serializes them. */
 class AgentLoopToolBatchTest {
-    /** How long a call waits for another to finish before giving up (only reached when they cannot overlap). */
-    private static final long PATIENCE_MS = 300;
+    /**
+     * How long a call waits for another to end: long where the calls overlap (a loaded machine must
+     * not turn "ok" into "alone"), short ({@link #CANNOT_OVERLAP}) where the test expects the wait to
+     * run out because the other call cannot start first.
+     */
+    private static final long PATIENCE_MS = 30_000;
+    private static final String[] CANNOT_OVERLAP = {"patienceMs", "300"};
 
-    /** Waits (bounded) for the call named in {@code after} to finish; records overlapping calls. */
+    /**
+     * Waits (bounded) until the end event of the call named in {@code after} has been emitted (not
+     * merely its work done: that would race the other call's own end event); records overlapping calls.
+     */
     static final class Probe implements Tool {
         final String name;
         final boolean sequentialOnly;
@@ -72,11 +80,11 @@ class AgentLoopToolBatchTest {
             maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
             try {
                 boolean waited = !args.hasNonNull("after")
-                        || latch(args.get("after").asText()).await(PATIENCE_MS, TimeUnit.MILLISECONDS);
+                        || latch(args.get("after").asText()).await(args.path("patienceMs").asLong(PATIENCE_MS),
+                                TimeUnit.MILLISECONDS);
                 return ToolResult.text(id + (waited ? " ok" : " alone"));
             } finally {
                 inFlight.decrementAndGet();
-                latch(id).countDown();
             }
         }
     }
@@ -100,6 +108,12 @@ class AgentLoopToolBatchTest {
         }
     }
 
+    private static String[] with(String[] more, String... fields) {
+        String[] all = java.util.Arrays.copyOf(fields, fields.length + more.length);
+        System.arraycopy(more, 0, all, fields.length, more.length);
+        return all;
+    }
+
     private static ContentBlock.ToolCall call(String id, String tool, String... fields) {
         var args = Json.mapper().createObjectNode();
         for (int i = 0; i < fields.length; i += 2) {
@@ -118,7 +132,13 @@ class AgentLoopToolBatchTest {
                     replies.get() == 1 ? StopReason.TOOL_USE : StopReason.STOP, null, 2);
         };
         AgentLoop loop = new AgentLoop(new Conversation(), new MessageQueues(QueueMode.ONE_AT_A_TIME,
-                QueueMode.ONE_AT_A_TIME), () -> new ToolRegistry(tools), streamer, events::add, () -> false,
+                QueueMode.ONE_AT_A_TIME), () -> new ToolRegistry(tools), streamer, event -> {
+                    events.add(event);
+                    if (event instanceof AgentEvent.ToolExecutionEnd end) {
+                        tools.stream().filter(Probe.class::isInstance)
+                                .forEach(tool -> ((Probe) tool).latch(end.toolCallId()).countDown());
+                    }
+                }, () -> false,
                 () -> 3, () -> sequentialSetting, AgentLoop.sharedToolThreads());
         RunOutcome outcome = loop.run(List.of(new AgentMessage.User(List.of(new ContentBlock.Text("go")), 1)),
                 new CancellationToken());
@@ -138,7 +158,7 @@ class AgentLoopToolBatchTest {
     @Test
     void theSequentialSettingRunsOneCallAtATime() {
         Probe probe = new Probe("probe", false);
-        Run run = run(List.of(probe), true, call("a", "probe", "after", "b"), call("b", "probe"));
+        Run run = run(List.of(probe), true, call("a", "probe", with(CANNOT_OVERLAP, "after", "b")), call("b", "probe"));
         assertEquals(List.of("a=a alone", "b=b ok"), run.ids(AgentEvent.ToolExecutionEnd.class));
         assertEquals(1, probe.maxInFlight.get());
     }
@@ -147,7 +167,8 @@ class AgentLoopToolBatchTest {
     void aSequentialOnlyToolMakesTheWholeBatchSequential() {
         Probe probe = new Probe("probe", false);
         Probe lonely = new Probe("lonely", true);
-        Run run = run(List.of(probe, lonely), false, call("a", "probe", "after", "b"), call("b", "lonely"));
+        Run run = run(List.of(probe, lonely), false, call("a", "probe", with(CANNOT_OVERLAP, "after", "b")),
+                call("b", "lonely"));
         assertEquals(List.of("a=a alone", "b=b ok"), run.ids(AgentEvent.ToolExecutionEnd.class));
         assertEquals(List.of("a", "b"), run.resultIds());
     }

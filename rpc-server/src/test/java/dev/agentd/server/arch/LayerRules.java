@@ -42,12 +42,14 @@ final class LayerRules {
         Map<String, List<String>> t = new HashMap<>();
         t.put("cli", List.of(PROTOCOL, "rpc", "session", "agent", "ai..", "recovery", "compaction",
                 "fallback", "config", "auth", "tools", "sessions", "runtime", "commands", "export", "state",
-                "state.redis"));
+                "state.redis", "acp"));
         // rpc reads the values session's API returns (records such as RetryConfig) but calls no
         // service below session; faux_enqueue feeds the daemon-wide faux script, not session state.
         t.put("rpc", List.of(PROTOCOL, "session", RECORDS, "ai.faux.FauxScript", "commands", "export"));
         t.put("session", List.of(PROTOCOL, "agent", "ai..", "recovery", "compaction", "fallback", "config",
                 "auth", "tools", "sessions", "runtime", "state"));
+        t.put("acp", List.of(PROTOCOL, "session", "rpc", "recovery", "ai.ErrorTypes", "ai.ToolDefinition", "tools",
+                "runtime", RECORDS));
         t.put("agent", List.of(PROTOCOL, "ai", "tools", "runtime"));
         t.put("ai", List.of(PROTOCOL, "runtime"));
         t.put("ai.sse", List.of());

@@ -1,0 +1,304 @@
+package dev.agentd.server.acp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.protocol.model.Model;
+import dev.agentd.protocol.model.ThinkingLevel;
+import dev.agentd.server.rpc.CommandLines;
+import dev.agentd.server.rpc.ProtocolMode;
+import dev.agentd.server.rpc.RpcOutput;
+import dev.agentd.server.session.ModelControl;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code --mode acp}: the Agent Client Protocol v1 (JSON-RPC 2.0, one message per line) for
+ * editors, on agentd's own framing ({@link CommandLines}) and writer. Each {@code session/new}
+ * opens an {@link AcpSession} with its own run thread; all share the process's services. The
+ * reader answers quick methods before the next line and never waits for a run or for the client.
+ */
+public final class AcpMode implements ProtocolMode {
+    private static final Logger LOG = LoggerFactory.getLogger(AcpMode.class);
+    static final int PROTOCOL_VERSION = 1;
+    private static final long CLOSE_GRACE_MS = 5_000;
+
+    private final InputStream in;
+    private final AcpConnection connection;
+    private final SessionOpener opener;
+    private final int maxLineBytes;
+    private final String version;
+    private final Map<String, AcpSession> sessions = new ConcurrentHashMap<>();
+    private volatile JsonNode clientCapabilities = NullNode.getInstance();
+
+    public AcpMode(InputStream in, RpcOutput out, SessionOpener opener, int maxLineBytes, String version) {
+        this.in = in;
+        this.connection = new AcpConnection(out);
+        this.opener = opener;
+        this.maxLineBytes = maxLineBytes;
+        this.version = version;
+    }
+
+    /** The daemon's own session is not used in ACP: its events (ready first) stay off the wire. */
+    @Override
+    public void emit(AgentEvent event) {}
+
+    @Override
+    public void serve() {
+        try {
+            CommandLines.read(in, maxLineBytes, new CommandLines.Handler() {
+                @Override
+                public void invalid(String problem, byte[] bytes) {
+                    connection.error(NullNode.getInstance(), -32700, "Parse error: " + problem, null);
+                }
+
+                @Override
+                public void json(JsonNode node) {
+                    handle(node);
+                }
+
+                @Override
+                public void failed(Throwable error, byte[] bytes, JsonNode node) {
+                    JsonNode id = node != null && node.isObject() ? node.path("id") : NullNode.getInstance();
+                    connection.error(id.isTextual() || id.isNumber() ? id : NullNode.getInstance(), -32603,
+                            "Internal error: " + error.getClass().getSimpleName(), null);
+                }
+            });
+        } finally {
+            connection.closed();
+            // Bounded: the daemon's shutdown follows, and a stuck run must not keep the process alive.
+            CompletableFuture<?>[] closing = sessions.values().stream().map(AcpSession::close)
+                    .toArray(CompletableFuture[]::new);
+            sessions.clear();
+            try {
+                CompletableFuture.allOf(closing).get(CLOSE_GRACE_MS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException | ExecutionException e) {
+                LOG.warn("acp: not every session stopped within {} ms", CLOSE_GRACE_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void handle(JsonNode node) {
+        if (!node.isObject()) {
+            // ACP has no batches: an array (or any non-object) is one invalid request.
+            connection.error(NullNode.getInstance(), -32600, "Invalid request: expected a JSON-RPC object", null);
+            return;
+        }
+        JsonNode id = node.get("id");
+        JsonNode method = node.get("method");
+        if (method == null && id != null) {
+            connection.answered(node);
+            return;
+        }
+        if (method == null || !method.isTextual()) {
+            connection.error(id == null ? NullNode.getInstance() : id, -32600, "Invalid request: no method", null);
+            return;
+        }
+        JsonNode params = node.path("params");
+        try {
+            call(method.textValue(), params, id);
+        } catch (Failed e) {
+            if (id != null) {
+                connection.error(id, e.code, e.getMessage(), null);
+            }
+        } catch (BadParams e) {
+            if (id != null) {
+                connection.error(id, -32602, "Invalid params: " + e.getMessage(), null);
+            } else {
+                LOG.warn("acp notification {} rejected: {}", method.textValue(), e.getMessage());
+            }
+        }
+    }
+
+    private void call(String method, JsonNode params, JsonNode id) {
+        switch (method) {
+            case "initialize" -> connection.result(id, initialize(params));
+            case "session/new" -> {
+                Opened opened = open(params, null);
+                connection.result(id, opened.result);
+                started(opened.session);
+            }
+            case "session/load" -> load(params, id, true);
+            case "session/resume" -> load(params, id, false);
+            case "session/list" -> connection.result(id, list(params));
+            case "session/prompt" -> session(params).prompt(id, params.path("prompt"));
+            case "session/cancel" -> session(params).cancel();
+            case "session/set_config_option" -> connection.result(id, setConfigOption(params));
+            case "session/close" -> {
+                AcpSession closed = session(params);
+                sessions.remove(closed.id());
+                closed.close();
+                connection.result(id, AcpJson.object());
+            }
+            case "authenticate" -> connection.result(id, AcpJson.object());
+            default -> {
+                if (id != null) {
+                    connection.error(id, -32601, "Method not found: " + method, null);
+                }
+            }
+        }
+    }
+
+    private ObjectNode initialize(JsonNode params) {
+        clientCapabilities = params.path("clientCapabilities");
+        ObjectNode result = AcpJson.object().put("protocolVersion", PROTOCOL_VERSION);
+        ObjectNode capabilities = result.putObject("agentCapabilities").put("loadSession", true);
+        capabilities.putObject("promptCapabilities").put("image", true).put("audio", false)
+                .put("embeddedContext", true);
+        ObjectNode sessionCapabilities = capabilities.putObject("sessionCapabilities");
+        sessionCapabilities.putObject("list");
+        sessionCapabilities.putObject("resume");
+        sessionCapabilities.putObject("close");
+        result.putObject("agentInfo").put("name", "agentd").put("title", "agentd").put("version", version);
+        result.putArray("authMethods");
+        return result;
+    }
+
+    /** An opened session and the answer for it (sessionId for a new one, and the config options). */
+    private record Opened(AcpSession session, ObjectNode result) {}
+
+    /**
+     * {@code session/new} (stored null) or the session of {@code stored}. Its events are forwarded
+     * from here on: the caller writes the answer (and, for a load, the history) before the first.
+     */
+    private Opened open(JsonNode params, Path stored) {
+        Path cwd = cwd(params);
+        JsonNode fs = clientCapabilities.path("fs");
+        boolean ask = !"allow".equals(opener.setting("acp.permissions").orElse("ask"));
+        String[] sessionId = new String[1];
+        EditorFiles files = new EditorFiles(connection, () -> sessionId[0], fs.path("readTextFile").asBoolean(false),
+                fs.path("writeTextFile").asBoolean(false));
+        EditorTools tools = new EditorTools(connection, () -> sessionId[0], cwd, ask);
+        AcpSession session;
+        try {
+            session = new AcpSession(opener.open(cwd, stored, files, tools::decorate), connection, cwd,
+                    clientCapabilities.path("session").path("notices").isObject(), System::currentTimeMillis);
+        } catch (java.io.IOException | RuntimeException e) {
+            LOG.warn("opening a session failed: {}", e.getClass().getSimpleName());
+            throw new Failed(-32603, "Internal error: cannot open the session (" + e.getClass().getSimpleName() + ")");
+        }
+        sessionId[0] = session.id();
+        sessions.put(session.id(), session);
+        ObjectNode result = AcpJson.object();
+        if (stored == null) {
+            result.put("sessionId", session.id());
+        }
+        result.set("configOptions", session.configOptions());
+        return new Opened(session, result);
+    }
+
+    /** The answer first, then the updates: clients drop updates for a session they do not know yet. */
+    private void started(AcpSession session) {
+        session.start();
+        ObjectNode commands = AcpJson.update("available_commands_update");
+        commands.putArray("availableCommands");
+        session.update(commands);
+    }
+
+    /** {@code session/load} (replaying the history first) and {@code session/resume} (without). */
+    private void load(JsonNode params, JsonNode id, boolean replay) {
+        String sessionId = AcpJson.textOf(params, "sessionId");
+        Path cwd = cwd(params);
+        AcpSession session = sessionId == null ? null : sessions.get(sessionId);
+        boolean fresh = session == null;
+        if (fresh) {
+            Path file = opener.stored(cwd).stream().filter(s -> s.sessionId().equals(sessionId)).findFirst()
+                    .map(SessionOpener.Stored::file)
+                    .orElseThrow(() -> new Failed(-32002, "Resource not found: session '" + sessionId + "'"));
+            session = open(params, file).session;
+        }
+        if (replay) {
+            HistoryReplay.updates(session.agent().messages(), cwd).forEach(session::update);
+        }
+        ObjectNode result = AcpJson.object();
+        result.set("configOptions", session.configOptions());
+        connection.result(id, result);
+        if (fresh) {
+            started(session);
+        }
+    }
+
+    private ObjectNode list(JsonNode params) {
+        Path cwd = AcpJson.textOf(params, "cwd") == null ? Path.of("").toAbsolutePath() : cwd(params);
+        ObjectNode result = AcpJson.object();
+        var listed = result.putArray("sessions");
+        for (SessionOpener.Stored stored : opener.stored(cwd)) {
+            ObjectNode info = listed.addObject().put("sessionId", stored.sessionId())
+                    .put("cwd", stored.cwd() == null ? cwd.toString() : stored.cwd()).put("updatedAt", stored.updatedAt());
+            if (stored.title() != null) {
+                info.put("title", stored.title());
+            }
+        }
+        return result;
+    }
+
+    private static Path cwd(JsonNode params) {
+        String cwdText = AcpJson.textOf(params, "cwd");
+        if (cwdText == null || !Path.of(cwdText).isAbsolute()) {
+            throw new BadParams("cwd must be an absolute path");
+        }
+        return Path.of(cwdText).normalize();
+    }
+
+    private ObjectNode setConfigOption(JsonNode params) {
+        AcpSession session = session(params);
+        String configId = AcpJson.textOf(params, "configId");
+        String value = AcpJson.textOf(params, "value");
+        if (value == null) {
+            throw new BadParams("value must be a string");
+        }
+        ModelControl models = session.agent().models();
+        if (ConfigOptions.MODEL.equals(configId)) {
+            Model model = models.available().stream().filter(m -> m.selector().equals(value)).findFirst()
+                    .orElseThrow(() -> new BadParams("unknown model '" + value + "'"));
+            models.switchTo(model, null, ModelControl.Source.SET, false);
+        } else if (ConfigOptions.THOUGHT_LEVEL.equals(configId)) {
+            Optional<ThinkingLevel> level = ThinkingLevel.parse(value);
+            models.setThinkingLevel(level.orElseThrow(() -> new BadParams("unknown thinking level '" + value + "'")));
+        } else {
+            throw new BadParams("unknown configId '" + configId + "'");
+        }
+        ObjectNode result = AcpJson.object();
+        result.set("configOptions", session.configOptions());
+        return result;
+    }
+
+    private AcpSession session(JsonNode params) {
+        String sessionId = AcpJson.textOf(params, "sessionId");
+        AcpSession session = sessionId == null ? null : sessions.get(sessionId);
+        boolean fresh = session == null;
+        if (fresh) {
+            throw new BadParams("unknown sessionId '" + sessionId + "'");
+        }
+        return session;
+    }
+
+    /** A request that cannot be served: answered with {@code code}. */
+    private static final class Failed extends RuntimeException {
+        final int code;
+
+        Failed(int code, String message) {
+            super(message, null, false, false);
+            this.code = code;
+        }
+    }
+
+    /** A request whose params do not fit: answered with -32602. */
+    private static final class BadParams extends RuntimeException {
+        BadParams(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

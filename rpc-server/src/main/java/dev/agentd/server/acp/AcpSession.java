@@ -1,0 +1,202 @@
+package dev.agentd.server.acp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.message.StopReason;
+import dev.agentd.protocol.model.Model;
+import dev.agentd.server.recovery.ErrorClass;
+import dev.agentd.server.recovery.ErrorClassifier;
+import dev.agentd.server.session.AgentSession;
+import dev.agentd.server.session.PromptFailedException;
+import dev.agentd.server.session.PromptRejectedException;
+import dev.agentd.server.session.PromptTicket;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
+
+/**
+ * One ACP session over one {@link AgentSession} (its own run thread): its events become
+ * {@code session/update}s through {@link UpdateMapper}, and each prompt gets exactly one answer —
+ * a stop reason, or an error saying what failed ({@link PromptFailure}).
+ */
+final class AcpSession {
+    private final AgentSession session;
+    private final AcpConnection connection;
+    private final Path cwd;
+    private final boolean notices;
+    private final LongSupplier clock;
+    private final Map<String, JsonNode> toolArgs = new ConcurrentHashMap<>();
+    private final AtomicReference<Turn> turn = new AtomicReference<>();
+    private volatile AgentMessage.Assistant lastReply;
+    private volatile Runnable unsubscribe = () -> {};
+
+    /** One prompt awaiting its answer. */
+    private static final class Turn {
+        final JsonNode requestId;
+        final AtomicBoolean answered = new AtomicBoolean();
+        volatile boolean cancelled;
+
+        Turn(JsonNode requestId) {
+            this.requestId = requestId;
+        }
+    }
+
+    AcpSession(AgentSession session, AcpConnection connection, Path cwd, boolean notices, LongSupplier clock) {
+        this.session = session;
+        this.connection = connection;
+        this.cwd = cwd;
+        this.notices = notices;
+        this.clock = clock;
+    }
+
+    /** Starts forwarding events; call after the {@code session/new} answer is written. */
+    void start() {
+        unsubscribe = session.subscribe(this::onEvent);
+    }
+
+    String id() {
+        return session.sessionId();
+    }
+
+    AgentSession agent() {
+        return session;
+    }
+
+    com.fasterxml.jackson.databind.node.ArrayNode configOptions() {
+        return ConfigOptions.of(session.models().available(), session.models().current(),
+                session.models().thinkingLevel());
+    }
+
+    void update(ObjectNode update) {
+        ObjectNode params = AcpJson.object().put("sessionId", id());
+        params.set("update", update);
+        connection.notify("session/update", params);
+    }
+
+    private void onEvent(AgentEvent event) {
+        if (event instanceof AgentEvent.MessageUpdate update && update.assistantMessageEvent() != null
+                && update.assistantMessageEvent().toolCall() != null) {
+            var call = update.assistantMessageEvent().toolCall();
+            if (call.arguments() != null) {
+                toolArgs.put(call.id(), call.arguments());
+            }
+        }
+        if (event instanceof AgentEvent.MessageEnd end && end.message() instanceof AgentMessage.Assistant reply) {
+            lastReply = reply;
+        }
+        Model model = session.models().current();
+        AgentMessage.Assistant failed = lastReply;
+        String errorClass = failed == null || failed.stopReason() != StopReason.ERROR ? null
+                : ErrorClassifier.classify(failed, model.contextWindow()).errorClass().name().toLowerCase(Locale.ROOT);
+        UpdateMapper.View view = new UpdateMapper.View(notices, clock.getAsLong(), cwd, model.contextWindow(),
+                errorClass, toolArgs::get, this::configOptions);
+        for (ObjectNode update : UpdateMapper.map(event, view)) {
+            update(update);
+        }
+        if (event instanceof AgentEvent.ToolExecutionEnd end) {
+            toolArgs.remove(end.toolCallId());
+        }
+    }
+
+    /** {@code session/prompt}: answered when the run is over (with every retry it caused). */
+    void prompt(JsonNode requestId, JsonNode blocks) {
+        PromptContent content = PromptContent.of(blocks);
+        PromptTicket ticket;
+        try {
+            ticket = session.accept(content.text(), content.images(), null);
+        } catch (PromptRejectedException e) {
+            connection.error(requestId, -32602, e.getMessage(), null);
+            return;
+        }
+        Turn current = new Turn(requestId);
+        turn.set(current);
+        lastReply = null;
+        ticket.done().whenComplete((ignored, error) -> finish(current, error));
+        ticket.launch(() -> {});
+    }
+
+    /** {@code session/cancel}: stops a backoff, the stream and tools; the prompt answers {@code cancelled}. */
+    void cancel() {
+        Turn current = turn.get();
+        if (current == null || current.answered.get()) {
+            return;
+        }
+        current.cancelled = true;
+        session.abort().whenComplete((ignored, error) -> finish(current, null));
+    }
+
+    private void finish(Turn current, Throwable error) {
+        if (!current.answered.compareAndSet(false, true)) {
+            return;
+        }
+        turn.compareAndSet(current, null);
+        if (current.cancelled) {
+            stopCancelled(current);
+            return;
+        }
+        if (error != null) {
+            Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                    ? error.getCause() : error;
+            PromptFailure failure = cause instanceof PromptFailedException
+                    ? PromptFailure.missingCredentials(cause.getMessage())
+                    : new PromptFailure(PromptFailure.INTERNAL_ERROR, "Internal error: "
+                            + cause.getClass().getSimpleName(), AcpJson.object().put("errorKind", "provider_error"));
+            connection.error(current.requestId, failure.code(), failure.message(), failure.data());
+            return;
+        }
+        AgentMessage.Assistant reply = lastReply;
+        if (reply == null) {
+            stop(current, "end_turn");
+            return;
+        }
+        switch (reply.stopReason()) {
+            case LENGTH -> stop(current, "max_tokens");
+            case ABORTED -> stop(current, "cancelled");
+            case ERROR -> {
+                ErrorClass errorClass = ErrorClassifier.classify(reply, session.models().current().contextWindow())
+                        .errorClass();
+                if (errorClass == ErrorClass.REFUSAL) {
+                    stop(current, "refusal");
+                    return;
+                }
+                PromptFailure failure = PromptFailure.of(errorClass, reply, clock.getAsLong());
+                connection.error(current.requestId, failure.code(), failure.message(), failure.data());
+            }
+            default -> stop(current, "end_turn");
+        }
+    }
+
+    /** Cancelled during a backoff: the failure being waited out rides along in {@code _meta}. */
+    private void stopCancelled(Turn current) {
+        ObjectNode result = AcpJson.object().put("stopReason", "cancelled");
+        AgentMessage.Assistant reply = lastReply;
+        if (reply != null && reply.stopReason() == StopReason.ERROR) {
+            ErrorClass errorClass = ErrorClassifier.classify(reply, session.models().current().contextWindow())
+                    .errorClass();
+            PromptFailure failure = PromptFailure.of(errorClass, reply, clock.getAsLong());
+            ObjectNode lastError = failure.data().deepCopy().put("message", failure.message());
+            result.putObject("_meta").set("agentd/lastError", lastError);
+        }
+        connection.result(current.requestId, result);
+    }
+
+    private void stop(Turn current, String reason) {
+        connection.result(current.requestId, AcpJson.object().put("stopReason", reason));
+    }
+
+    /** {@code session/close} and connection end: stops the run; completes once the session is released. */
+    java.util.concurrent.CompletableFuture<Void> close() {
+        unsubscribe.run();
+        cancel();
+        return session.abort().handle((ignored, error) -> {
+            session.close();
+            return null;
+        });
+    }
+}

@@ -1,0 +1,109 @@
+package dev.agentd.server.acp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentd.protocol.event.ToolOutput;
+import dev.agentd.server.ai.ToolDefinition;
+import dev.agentd.server.runtime.CancellationToken;
+import dev.agentd.server.tools.Tool;
+import dev.agentd.server.tools.ToolResult;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The built-in tools asking first (issue 16 §5), as decorators rather than forks: before a write,
+ * edit or bash call the user is asked ({@code session/request_permission}, unless the setting
+ * {@code acp.permissions} is {@code "allow"}; "allow always" is remembered per tool for the
+ * session). The wait runs on the tool's thread. The files themselves go through {@link EditorFiles}.
+ */
+final class EditorTools {
+    private static final Set<String> ASK_FIRST = Set.of("write", "edit", "bash");
+
+    private final AcpConnection connection;
+    private final Supplier<String> sessionId;
+    private final Path cwd;
+    private final boolean ask;
+    private final Set<String> alwaysAllowed = ConcurrentHashMap.newKeySet();
+
+    EditorTools(AcpConnection connection, Supplier<String> sessionId, Path cwd, boolean ask) {
+        this.connection = connection;
+        this.sessionId = sessionId;
+        this.cwd = cwd;
+        this.ask = ask;
+    }
+
+    List<Tool> decorate(List<Tool> tools) {
+        List<Tool> decorated = new ArrayList<>();
+        for (Tool tool : tools) {
+            decorated.add(ask && ASK_FIRST.contains(tool.name()) ? new AskFirst(tool) : tool);
+        }
+        return decorated;
+    }
+
+    /** Waits for the client's answer; a cancelled run stops waiting. */
+    static JsonNode await(CompletableFuture<JsonNode> answer, CancellationToken cancel) throws Exception {
+        Runnable unregister = cancel.onCancel(() -> answer.cancel(false));
+        try {
+            return answer.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        } finally {
+            unregister.run();
+        }
+    }
+
+    /** The user's yes or no before the call runs. */
+    private final class AskFirst implements Tool {
+        private final Tool delegate;
+
+        AskFirst(Tool delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public ToolDefinition definition() {
+            return delegate.definition();
+        }
+
+        @Override
+        public Optional<String> writeTarget(JsonNode arguments) {
+            return delegate.writeTarget(arguments);
+        }
+
+        @Override
+        public ToolResult execute(String toolCallId, JsonNode arguments, CancellationToken cancel,
+                Consumer<ToolOutput> onUpdate) throws Exception {
+            if (!alwaysAllowed.contains(name())) {
+                ObjectNode params = AcpJson.object().put("sessionId", sessionId.get());
+                ObjectNode call = params.putObject("toolCall").put("toolCallId", toolCallId)
+                        .put("title", ToolCalls.title(name(), arguments)).put("kind", ToolCalls.kind(name()))
+                        .put("status", "pending");
+                call.set("locations", ToolCalls.locations(arguments, cwd));
+                call.set("rawInput", arguments);
+                var options = params.putArray("options");
+                options.addObject().put("optionId", "allow_once").put("name", "Allow").put("kind", "allow_once");
+                options.addObject().put("optionId", "allow_always").put("name", "Always allow " + name())
+                        .put("kind", "allow_always");
+                options.addObject().put("optionId", "reject_once").put("name", "Reject").put("kind", "reject_once");
+                JsonNode outcome = await(connection.request("session/request_permission", params), cancel)
+                        .path("outcome");
+                String chosen = "selected".equals(outcome.path("outcome").asText())
+                        ? outcome.path("optionId").asText() : "cancelled";
+                if (chosen.equals("allow_always")) {
+                    alwaysAllowed.add(name());
+                } else if (!chosen.equals("allow_once")) {
+                    return ToolResult.error("The user did not allow this " + name() + " call (" + chosen + ").");
+                }
+            }
+            return delegate.execute(toolCallId, arguments, cancel, onUpdate);
+        }
+    }
+}

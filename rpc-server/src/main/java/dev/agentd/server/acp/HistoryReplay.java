@@ -1,0 +1,95 @@
+package dev.agentd.server.acp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.message.ContentBlock;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A stored conversation as the updates {@code session/load} replays (issue 16 §1): the user's
+ * messages as {@code user_message_chunk}, replies as message and thought chunks, each tool call as
+ * a {@code tool_call} and its result as the {@code tool_call_update} that finished it. Pure.
+ */
+final class HistoryReplay {
+
+    private HistoryReplay() {}
+
+    static List<ObjectNode> updates(List<AgentMessage> messages, Path cwd) {
+        List<ObjectNode> updates = new ArrayList<>();
+        Map<String, ContentBlock.ToolCall> calls = new HashMap<>();
+        for (AgentMessage message : messages) {
+            if (message instanceof AgentMessage.User user) {
+                for (ContentBlock block : user.content()) {
+                    content(block).ifPresent(content -> updates.add(chunk("user_message_chunk", content)));
+                }
+            } else if (message instanceof AgentMessage.Assistant reply) {
+                for (ContentBlock block : reply.content()) {
+                    if (block instanceof ContentBlock.Text text && !text.text().isEmpty()) {
+                        updates.add(chunk("agent_message_chunk", AcpJson.text(text.text())));
+                    } else if (block instanceof ContentBlock.Thinking thinking && thinking.thinking() != null
+                            && !thinking.thinking().isEmpty()) {
+                        updates.add(chunk("agent_thought_chunk", AcpJson.text(thinking.thinking())));
+                    } else if (block instanceof ContentBlock.ToolCall call) {
+                        calls.put(call.id(), call);
+                        updates.add(toolCall(call, cwd));
+                    }
+                }
+            } else if (message instanceof AgentMessage.ToolResult result) {
+                updates.add(toolResult(result, calls.get(result.toolCallId()), cwd));
+            }
+        }
+        return updates;
+    }
+
+    private static java.util.Optional<ObjectNode> content(ContentBlock block) {
+        if (block instanceof ContentBlock.Text text) {
+            return java.util.Optional.of(AcpJson.text(text.text()));
+        }
+        if (block instanceof ContentBlock.Image image) {
+            return java.util.Optional.of(AcpJson.object().put("type", "image").put("data", image.data())
+                    .put("mimeType", image.mimeType()));
+        }
+        return java.util.Optional.empty();
+    }
+
+    private static ObjectNode chunk(String kind, ObjectNode content) {
+        ObjectNode update = AcpJson.update(kind);
+        update.set("content", content);
+        return update;
+    }
+
+    private static ObjectNode toolCall(ContentBlock.ToolCall call, Path cwd) {
+        ObjectNode update = AcpJson.update("tool_call").put("toolCallId", call.id())
+                .put("title", ToolCalls.title(call.name(), call.arguments())).put("kind", ToolCalls.kind(call.name()))
+                .put("status", "pending");
+        update.set("locations", ToolCalls.locations(call.arguments(), cwd));
+        if (call.arguments() != null) {
+            update.set("rawInput", call.arguments());
+        }
+        return update;
+    }
+
+    private static ObjectNode toolResult(AgentMessage.ToolResult result, ContentBlock.ToolCall call, Path cwd) {
+        ObjectNode update = AcpJson.update("tool_call_update").put("toolCallId", result.toolCallId())
+                .put("status", result.isError() ? "failed" : "completed");
+        ArrayNode content = AcpJson.array();
+        JsonNode args = call == null ? null : call.arguments();
+        ObjectNode diff = result.isError() ? null : ToolCalls.diff(result.toolName(), args, cwd);
+        if (diff != null) {
+            content.add(diff);
+        }
+        for (ContentBlock block : result.content()) {
+            if (block instanceof ContentBlock.Text text) {
+                content.add(AcpJson.object().put("type", "content").set("content", AcpJson.text(text.text())));
+            }
+        }
+        update.set("content", content);
+        return update;
+    }
+}

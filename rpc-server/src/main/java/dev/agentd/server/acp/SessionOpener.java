@@ -1,0 +1,38 @@
+package dev.agentd.server.acp;
+
+import dev.agentd.server.session.AgentSession;
+import dev.agentd.server.tools.FileAccess;
+import dev.agentd.server.tools.Tool;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/**
+ * Builds the sessions of one ACP connection with the process's shared wiring (models, providers,
+ * credentials, settings, circuit breakers); implemented by the daemon's wiring, so this package
+ * never depends on {@code cli}.
+ */
+public interface SessionOpener {
+
+    /**
+     * A session working in {@code cwd}: the one stored in {@code existing}, or a new one when that
+     * is null. {@code edit} and {@code write} go through {@code files}; {@code decorate} wraps the
+     * built-in tools (permission requests).
+     */
+    AgentSession open(Path cwd, Path existing, FileAccess files, UnaryOperator<List<Tool>> decorate)
+            throws IOException;
+
+    /**
+     * The sessions stored for {@code cwd}, newest first; empty without session storage. A file
+     * that cannot be read is left out.
+     */
+    List<Stored> stored(Path cwd);
+
+    /** A session on disk: its id, working directory, file, name (or null) and last change (ISO-8601). */
+    record Stored(String sessionId, String cwd, Path file, String title, String updatedAt) {}
+
+    /** A text setting of settings.json by dotted path, e.g. {@code acp.permissions}. */
+    Optional<String> setting(String path);
+}

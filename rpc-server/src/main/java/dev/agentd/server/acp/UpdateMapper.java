@@ -1,0 +1,201 @@
+package dev.agentd.server.acp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.protocol.event.AssistantMessageEvent;
+import dev.agentd.protocol.event.ToolOutput;
+import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.message.ContentBlock;
+import dev.agentd.protocol.message.Usage;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The one place where session events become ACP {@code session/update} payloads (issue 16 §2, §3).
+ * Pure: the event and a {@link View} of the session in, the updates out, in the order they are to
+ * be sent. Only kinds of the stable v1 schema are produced: a client rejects unknown ones, so an
+ * event without a counterpart maps to nothing.
+ */
+public final class UpdateMapper {
+    private static final int MAX_NOTICE_DETAIL_CHARS = 200;
+
+    /**
+     * What the mapping needs besides the event.
+     *
+     * @param notices the client advertised {@code session.notices}
+     * @param nowMs the wall clock, for {@code nextRetryAt}
+     * @param errorClass the class of the failure that caused a retry (lower case), or null
+     * @param toolArgs the arguments of a tool call by id (its end event carries none)
+     * @param configOptions the session's config options as they are now
+     */
+    public record View(boolean notices, long nowMs, Path cwd, long contextWindow, String errorClass,
+            Function<String, JsonNode> toolArgs, Supplier<ArrayNode> configOptions) {}
+
+    private UpdateMapper() {}
+
+    public static List<ObjectNode> map(AgentEvent event, View view) {
+        if (event instanceof AgentEvent.MessageUpdate update) {
+            return streamed(update.assistantMessageEvent(), view);
+        }
+        if (event instanceof AgentEvent.MessageEnd end && end.message() instanceof AgentMessage.Assistant reply) {
+            return List.of(usage(reply.usage(), view.contextWindow()));
+        }
+        if (event instanceof AgentEvent.ToolExecutionStart start) {
+            return List.of(AcpJson.update("tool_call_update").put("toolCallId", start.toolCallId())
+                    .put("status", "in_progress"));
+        }
+        if (event instanceof AgentEvent.ToolExecutionUpdate running && running.partialResult() != null) {
+            return List.of(AcpJson.update("tool_call_update").put("toolCallId", running.toolCallId())
+                    .set("content", outputContent(running.partialResult())));
+        }
+        if (event instanceof AgentEvent.ToolExecutionEnd end) {
+            return List.of(toolEnd(end, view));
+        }
+        if (event instanceof AgentEvent.AutoRetryStart retry) {
+            return List.of(retry(retry, view));
+        }
+        if (event instanceof AgentEvent.RetryFallbackApplied applied) {
+            return List.of(fallback(applied, view));
+        }
+        if (event instanceof AgentEvent.ModelChanged || event instanceof AgentEvent.ThinkingLevelChanged) {
+            return List.of(configOptions(view.configOptions().get()));
+        }
+        if (event instanceof AgentEvent.SessionInfoChanged info) {
+            ObjectNode update = AcpJson.update("session_info_update");
+            if (info.name() == null) {
+                update.putNull("title");
+            } else {
+                update.put("title", info.name());
+            }
+            return List.of(update);
+        }
+        return List.of();
+    }
+
+    /** {@code config_option_update}: the full option state (ACP sends all options, not a diff). */
+    public static ObjectNode configOptions(ArrayNode options) {
+        ObjectNode update = AcpJson.update("config_option_update");
+        update.set("configOptions", options);
+        return update;
+    }
+
+    private static List<ObjectNode> streamed(AssistantMessageEvent event, View view) {
+        if (event == null || event.type() == null) {
+            return List.of();
+        }
+        return switch (event.type()) {
+            case "text_delta" -> chunk("agent_message_chunk", event.delta());
+            case "thinking_delta" -> chunk("agent_thought_chunk", event.delta());
+            case "toolcall_end" -> event.toolCall() == null ? List.of() : List.of(toolCall(event.toolCall(), view));
+            default -> List.of();
+        };
+    }
+
+    private static List<ObjectNode> chunk(String kind, String delta) {
+        if (delta == null || delta.isEmpty()) {
+            return List.of();
+        }
+        ObjectNode update = AcpJson.update(kind);
+        update.set("content", AcpJson.text(delta));
+        return List.of(update);
+    }
+
+    /** The model asked for a tool: announced as pending before it runs (or waits for permission). */
+    private static ObjectNode toolCall(ContentBlock.ToolCall call, View view) {
+        ObjectNode update = AcpJson.update("tool_call").put("toolCallId", call.id())
+                .put("title", ToolCalls.title(call.name(), call.arguments()))
+                .put("kind", ToolCalls.kind(call.name())).put("status", "pending");
+        update.set("locations", ToolCalls.locations(call.arguments(), view.cwd()));
+        if (call.arguments() != null) {
+            update.set("rawInput", call.arguments());
+        }
+        return update;
+    }
+
+    private static ObjectNode toolEnd(AgentEvent.ToolExecutionEnd end, View view) {
+        ObjectNode update = AcpJson.update("tool_call_update").put("toolCallId", end.toolCallId())
+                .put("status", end.isError() ? "failed" : "completed");
+        ArrayNode content = end.result() == null ? AcpJson.array() : outputContent(end.result());
+        if (!end.isError()) {
+            ObjectNode diff = ToolCalls.diff(end.toolName(), view.toolArgs().apply(end.toolCallId()), view.cwd());
+            if (diff != null) {
+                content.insert(0, diff);
+            }
+        }
+        update.set("content", content);
+        return update;
+    }
+
+    /** Tool output as ACP tool-call content: each text block as a {@code content} item. */
+    private static ArrayNode outputContent(ToolOutput output) {
+        ArrayNode content = AcpJson.array();
+        for (ContentBlock block : output.content()) {
+            if (block instanceof ContentBlock.Text text) {
+                content.add(AcpJson.object().put("type", "content").set("content", AcpJson.text(text.text())));
+            } else if (block instanceof ContentBlock.Image image) {
+                content.add(AcpJson.object().put("type", "content").set("content", AcpJson.object()
+                        .put("type", "image").put("data", image.data()).put("mimeType", image.mimeType())));
+            }
+        }
+        return content;
+    }
+
+    private static ObjectNode usage(Usage usage, long contextWindow) {
+        long used = usage.input() + usage.output() + usage.cacheRead() + usage.cacheWrite();
+        ObjectNode update = AcpJson.update("usage_update").put("used", used).put("size", Math.max(contextWindow, 0));
+        if (usage.cost().total() > 0) {
+            update.set("cost", AcpJson.object().put("amount", usage.cost().total()).put("currency", "USD"));
+        }
+        return update;
+    }
+
+    /** A backoff (issue 16 §3): a warning notice, or a message chunk for clients without notices. */
+    private static ObjectNode retry(AgentEvent.AutoRetryStart retry, View view) {
+        long seconds = (retry.delayMs() + 999) / 1000;
+        String title = "Retrying in " + seconds + " s (attempt " + retry.attempt() + "/" + retry.maxAttempts() + ")"
+                + detail(retry.errorMessage());
+        ObjectNode meta = AcpJson.object();
+        meta.set("agentd/retry", AcpJson.object().put("attempt", retry.attempt())
+                .put("maxAttempts", retry.maxAttempts()).put("delayMs", retry.delayMs())
+                .put("nextRetryAt", Instant.ofEpochMilli(view.nowMs() + retry.delayMs()).toString())
+                .put("errorClass", view.errorClass()));
+        return notice("warning", title, meta, view);
+    }
+
+    /** A model fallback: the option update follows from the model change event. */
+    private static ObjectNode fallback(AgentEvent.RetryFallbackApplied applied, View view) {
+        String title = "Switched from " + applied.from() + " to " + applied.to()
+                + (applied.reason() == null ? "" : " (" + applied.reason() + ")");
+        ObjectNode meta = AcpJson.object();
+        meta.set("agentd/fallback", AcpJson.object().put("from", applied.from()).put("to", applied.to())
+                .put("chainKey", applied.chainKey()).put("reason", applied.reason()));
+        return notice("info", title, meta, view);
+    }
+
+    private static ObjectNode notice(String severity, String title, ObjectNode meta, View view) {
+        ObjectNode update;
+        if (view.notices()) {
+            update = AcpJson.update("notice").put("severity", severity).put("title", title);
+        } else {
+            // Clients without notices get a line of the transcript carrying the same facts.
+            update = AcpJson.update("agent_message_chunk");
+            update.set("content", AcpJson.text("\n[agentd] " + title + "\n"));
+        }
+        update.set("_meta", meta);
+        return update;
+    }
+
+    private static String detail(String message) {
+        if (message == null || message.isBlank()) {
+            return "";
+        }
+        String line = message.strip().replace('\n', ' ').replace('\r', ' ');
+        return ": " + (line.length() <= MAX_NOTICE_DETAIL_CHARS ? line
+                : line.substring(0, MAX_NOTICE_DETAIL_CHARS - 1) + "…");
+    }
+}

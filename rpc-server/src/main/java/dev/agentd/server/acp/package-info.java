@@ -1,0 +1,11 @@
+/**
+ * {@code --mode acp}: the Agent Client Protocol v1 for editors (issue 16). {@code AcpMode} reads
+ * and dispatches; {@code AcpSession} runs one session's prompts; {@code UpdateMapper} is the one
+ * place where session events become {@code session/update}s and {@code PromptFailure} the one
+ * where failures become JSON-RPC errors; {@code EditorTools} routes writes to the editor and asks
+ * permission. The sessions come from a {@code SessionOpener} the daemon's wiring implements.
+ * May import {@code protocol}, {@code session}, {@code rpc} (its framing and writer),
+ * {@code recovery} (the error classifier), {@code ai.ErrorTypes}, {@code ai.ToolDefinition},
+ * {@code tools}, {@code runtime} and records.
+ */
+package dev.agentd.server.acp;

@@ -1,0 +1,121 @@
+package dev.agentd.server.cli;
+
+import dev.agentd.protocol.model.Model;
+import dev.agentd.protocol.model.ThinkingLevel;
+import dev.agentd.protocol.model.UpdateMode;
+import dev.agentd.server.acp.SessionOpener;
+import dev.agentd.server.ai.ModelRegistry;
+import dev.agentd.server.ai.ProviderRegistry;
+import dev.agentd.server.auth.AuthStore;
+import dev.agentd.server.config.SettingsStore;
+import dev.agentd.server.runtime.Scheduler;
+import dev.agentd.server.session.AgentSession;
+import dev.agentd.server.session.FallbackServices;
+import dev.agentd.server.session.SessionContext;
+import dev.agentd.server.sessions.SessionFile;
+import dev.agentd.server.sessions.SessionPaths;
+import dev.agentd.server.tools.FileAccess;
+import dev.agentd.server.tools.SystemPrompt;
+import dev.agentd.server.tools.Tool;
+import dev.agentd.server.tools.ToolRegistry;
+import dev.agentd.server.tools.Tools;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import java.util.Optional;
+import java.util.Random;
+import java.util.function.UnaryOperator;
+
+/**
+ * Builds sessions on the process's shared services: the one daemon session of the rpc dialects
+ * and each session an ACP connection opens. Everything here is shared by the sessions (models,
+ * providers, credentials and their blocks, settings, the scheduler, fallback services); only the
+ * tools, the system prompt and the session file belong to one session.
+ */
+final class SessionFactory implements SessionOpener {
+    private static final Logger LOG = LoggerFactory.getLogger(SessionFactory.class);
+    private final ModelRegistry models;
+    private final ProviderRegistry providers;
+    private final AuthStore auth;
+    private final SettingsStore settings;
+    private final Scheduler scheduler;
+    private final List<String> toolNames;
+    private final SessionPaths sessionPaths;
+    private final FallbackServices fallback;
+    private final Model model;
+    private final ThinkingLevel thinking;
+    private final UpdateMode updates;
+    // Seeded from the clock: cheap at startup, unlike SecureRandom; jitter need not be unguessable.
+    private final Random random = new Random();
+
+    SessionFactory(ModelRegistry models, ProviderRegistry providers, AuthStore auth, SettingsStore settings,
+            Scheduler scheduler, List<String> toolNames, SessionPaths sessionPaths, FallbackServices fallback,
+            Model model, ThinkingLevel thinking, UpdateMode updates) {
+        this.models = models;
+        this.providers = providers;
+        this.auth = auth;
+        this.settings = settings;
+        this.scheduler = scheduler;
+        this.toolNames = List.copyOf(toolNames);
+        this.sessionPaths = sessionPaths;
+        this.fallback = fallback;
+        this.model = model;
+        this.thinking = thinking;
+        this.updates = updates;
+    }
+
+    /** A session on {@code file} with the given tools, working in {@code cwd}. */
+    AgentSession create(Path cwd, SessionFile file, ToolRegistry tools) {
+        SystemPrompt systemPrompt = new SystemPrompt(cwd, tools.definitions());
+        SessionContext context = new SessionContext(models, providers, auth, settings, scheduler, tools,
+                systemPrompt::build, cwd, sessionPaths, random);
+        return new AgentSession(context, file, model, thinking, updates, fallback);
+    }
+
+    @Override
+    public AgentSession open(Path cwd, Path existing, FileAccess files, UnaryOperator<List<Tool>> decorate)
+            throws IOException {
+        Path dir = cwd.toAbsolutePath().normalize();
+        SessionFile file = existing != null ? SessionFile.load(existing, scheduler::now)
+                : SessionFile.create(sessionPaths == null ? null : sessionPaths.newFile(dir, scheduler.now()),
+                        dir.toString(), null, scheduler::now);
+        return create(dir, file, new ToolRegistry(decorate.apply(Tools.create(dir, toolNames, files))));
+    }
+
+    @Override
+    public List<Stored> stored(Path cwd) {
+        if (sessionPaths == null) {
+            return List.of();
+        }
+        Path dir = sessionPaths.directoryFor(cwd.toAbsolutePath().normalize());
+        List<Path> files;
+        try (Stream<Path> listing = Files.list(dir)) {
+            files = listing.filter(file -> file.getFileName().toString().endsWith(".jsonl")).toList();
+        } catch (IOException e) {
+            return List.of(); // no directory yet: nothing stored
+        }
+        List<Stored> stored = new ArrayList<>();
+        for (Path file : files) {
+            try {
+                SessionFile session = SessionFile.load(file, scheduler::now);
+                stored.add(new Stored(session.header().id(), session.header().cwd(), file,
+                        session.name().orElse(null), Files.getLastModifiedTime(file).toInstant().toString()));
+            } catch (IOException | RuntimeException e) {
+                LOG.debug("session/list: skipping {}: {}", file.getFileName(), e.getClass().getSimpleName());
+            }
+        }
+        stored.sort(Comparator.comparing(Stored::updatedAt).reversed());
+        return stored;
+    }
+
+    @Override
+    public Optional<String> setting(String path) {
+        return settings.current().text(path);
+    }
+}

@@ -1,0 +1,44 @@
+package dev.agentd.server.acp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.message.ContentBlock;
+import dev.agentd.protocol.message.StopReason;
+import dev.agentd.protocol.message.Usage;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A stored conversation → the updates session/load replays, in order. */
+class HistoryReplayTest {
+
+    @Test
+    void replaysUserTextRepliesThoughtsAndToolCallsInOrder() {
+        ObjectNode args = AcpJson.object().put("path", "a.txt").put("oldText", "x").put("newText", "y");
+        List<AgentMessage> messages = List.of(
+                new AgentMessage.User(List.of(new ContentBlock.Text("fix it", null),
+                        new ContentBlock.Image("AAAA", "image/png")), 0),
+                new AgentMessage.Assistant(List.of(new ContentBlock.Thinking("hmm", null, null),
+                        new ContentBlock.Text("On it.", null), new ContentBlock.ToolCall("t1", "edit", args, null)),
+                        "api", "p", "m", Usage.ZERO, StopReason.TOOL_USE, null, 0),
+                new AgentMessage.ToolResult("t1", "edit", List.of(new ContentBlock.Text("done", null)), null, false, 0),
+                new AgentMessage.ToolResult("t2", "bash", List.of(new ContentBlock.Text("exit 1", null)), null, true, 0));
+        List<ObjectNode> updates = HistoryReplay.updates(messages, Path.of("/w"));
+        assertEquals(List.of("user_message_chunk", "user_message_chunk", "agent_thought_chunk", "agent_message_chunk",
+                "tool_call", "tool_call_update", "tool_call_update"),
+                updates.stream().map(u -> u.path("sessionUpdate").asText()).toList());
+        assertEquals("fix it", updates.get(0).path("content").path("text").asText());
+        assertEquals("image", updates.get(1).path("content").path("type").asText());
+        assertEquals("hmm", updates.get(2).path("content").path("text").asText());
+        assertEquals("On it.", updates.get(3).path("content").path("text").asText());
+        assertEquals("Edit a.txt", updates.get(4).path("title").asText());
+        assertEquals("/w/a.txt", updates.get(4).path("locations").path(0).path("path").asText());
+        ObjectNode finished = updates.get(5);
+        assertEquals("completed", finished.path("status").asText());
+        assertEquals("diff", finished.path("content").path(0).path("type").asText());
+        assertEquals("done", finished.path("content").path(1).path("content").path("text").asText());
+        assertEquals("failed", updates.get(6).path("status").asText());
+    }
+}

@@ -1,0 +1,32 @@
+package dev.agentd.server.acp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import org.junit.jupiter.api.Test;
+
+/** ACP prompt blocks → agentd's prompt text and images. */
+class PromptContentTest {
+
+    @Test
+    void textImagesAndResourcesBecomeThePrompt() {
+        ArrayNode blocks = AcpJson.array();
+        blocks.add(AcpJson.text("Look at"));
+        blocks.addObject().put("type", "resource_link").put("uri", "file:///w/a.txt").put("name", "a.txt");
+        blocks.addObject().put("type", "image").put("data", "AAAA").put("mimeType", "image/png");
+        blocks.addObject().put("type", "resource").putObject("resource").put("uri", "file:///w/b.txt").put("text", "B");
+        blocks.addObject().put("type", "audio").put("data", "x");
+        blocks.add(AcpJson.object());
+        PromptContent content = PromptContent.of(blocks);
+        assertEquals("Look at\n[a.txt](file:///w/a.txt)\n<resource uri=\"file:///w/b.txt\">\nB\n</resource>",
+                content.text());
+        assertEquals(1, content.images().size());
+        assertEquals("image/png", content.images().get(0).mimeType());
+    }
+
+    @Test
+    void noBlocksIsAnEmptyPrompt() {
+        assertEquals("", PromptContent.of(null).text());
+        assertEquals(0, PromptContent.of(AcpJson.object()).images().size());
+    }
+}

@@ -1,0 +1,190 @@
+package dev.agentd.server.acp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.protocol.event.AssistantMessageEvent;
+import dev.agentd.protocol.event.ToolOutput;
+import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.message.ContentBlock;
+import dev.agentd.protocol.message.StopReason;
+import dev.agentd.protocol.message.Usage;
+import dev.agentd.protocol.model.ThinkingLevel;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Every session event kind → its ACP updates (or none), and only kinds of the stable v1 schema. */
+class UpdateMapperTest {
+    private static final Set<String> STABLE_KINDS = Set.of("user_message_chunk", "agent_message_chunk",
+            "agent_thought_chunk", "tool_call", "tool_call_update", "plan", "available_commands_update",
+            "current_mode_update", "config_option_update", "session_info_update", "usage_update", "notice");
+    private static final Path CWD = Path.of("/work/project");
+    private static final ObjectNode WRITE_ARGS = AcpJson.object().put("path", "src/a.txt").put("content", "new");
+    private static final ArrayNode OPTIONS = AcpJson.array().add(AcpJson.object().put("id", "model"));
+
+    private static UpdateMapper.View view(boolean notices) {
+        Map<String, JsonNode> args = Map.of("t1", WRITE_ARGS);
+        return new UpdateMapper.View(notices, 1_000_000L, CWD, 200_000, "transient", args::get, () -> OPTIONS);
+    }
+
+    private static List<ObjectNode> map(AgentEvent event) {
+        List<ObjectNode> updates = UpdateMapper.map(event, view(true));
+        updates.forEach(u -> assertTrue(STABLE_KINDS.contains(u.path("sessionUpdate").asText()), u.toString()));
+        return updates;
+    }
+
+    private static ObjectNode one(AgentEvent event) {
+        List<ObjectNode> updates = map(event);
+        assertEquals(1, updates.size(), updates.toString());
+        return updates.get(0);
+    }
+
+    private static AgentEvent.MessageUpdate streamed(String type, String delta, ContentBlock.ToolCall call) {
+        return new AgentEvent.MessageUpdate(null, new AssistantMessageEvent(type, 0, delta, null, call, null));
+    }
+
+    @Test
+    void textAndThinkingDeltasAreChunks() {
+        ObjectNode text = one(streamed("text_delta", "Hel", null));
+        assertEquals("agent_message_chunk", text.path("sessionUpdate").asText());
+        assertEquals("Hel", text.path("content").path("text").asText());
+        assertEquals("text", text.path("content").path("type").asText());
+        ObjectNode thought = one(streamed("thinking_delta", "hmm", null));
+        assertEquals("agent_thought_chunk", thought.path("sessionUpdate").asText());
+        assertEquals("hmm", thought.path("content").path("text").asText());
+        assertEquals(List.of(), map(streamed("text_start", null, null)));
+        assertEquals(List.of(), map(streamed("text_delta", "", null)));
+    }
+
+    @Test
+    void aToolCallIsPendingThenRunningThenCompletedWithItsDiff() {
+        ObjectNode call = one(streamed("toolcall_end", null, new ContentBlock.ToolCall("t1", "write", WRITE_ARGS, null)));
+        assertEquals("tool_call", call.path("sessionUpdate").asText());
+        assertEquals("t1", call.path("toolCallId").asText());
+        assertEquals("edit", call.path("kind").asText());
+        assertEquals("pending", call.path("status").asText());
+        assertEquals("Write src/a.txt", call.path("title").asText());
+        assertEquals("/work/project/src/a.txt", call.path("locations").path(0).path("path").asText());
+        assertEquals(WRITE_ARGS, call.path("rawInput"));
+
+        ObjectNode running = one(new AgentEvent.ToolExecutionStart("t1", "write", WRITE_ARGS));
+        assertEquals("tool_call_update", running.path("sessionUpdate").asText());
+        assertEquals("in_progress", running.path("status").asText());
+
+        ObjectNode partial = one(new AgentEvent.ToolExecutionUpdate("t1", "write", WRITE_ARGS,
+                new ToolOutput(List.of(new ContentBlock.Text("so far", null)), null)));
+        assertEquals("so far", partial.path("content").path(0).path("content").path("text").asText());
+
+        ObjectNode done = one(new AgentEvent.ToolExecutionEnd("t1", "write",
+                new ToolOutput(List.of(new ContentBlock.Text("Successfully wrote 3 bytes", null)), null), false));
+        assertEquals("completed", done.path("status").asText());
+        JsonNode diff = done.path("content").path(0);
+        assertEquals("diff", diff.path("type").asText());
+        assertEquals("/work/project/src/a.txt", diff.path("path").asText());
+        assertTrue(diff.path("oldText").isNull());
+        assertEquals("new", diff.path("newText").asText());
+        assertEquals("Successfully wrote 3 bytes", done.path("content").path(1).path("content").path("text").asText());
+    }
+
+    @Test
+    void aFailedToolCallIsFailedWithoutADiff() {
+        ObjectNode failed = one(new AgentEvent.ToolExecutionEnd("t1", "write",
+                new ToolOutput(List.of(new ContentBlock.Text("denied", null)), null), true));
+        assertEquals("failed", failed.path("status").asText());
+        assertEquals(1, failed.path("content").size());
+        assertEquals("content", failed.path("content").path(0).path("type").asText());
+    }
+
+    @Test
+    void toolKindsAndTitles() {
+        assertEquals("execute", ToolCalls.kind("bash"));
+        assertEquals("read", ToolCalls.kind("read"));
+        assertEquals("search", ToolCalls.kind("grep"));
+        assertEquals("search", ToolCalls.kind("find"));
+        assertEquals("other", ToolCalls.kind("custom"));
+        assertEquals("Run `ls -la`", ToolCalls.title("bash", AcpJson.object().put("command", "ls\n-la")));
+        ObjectNode edit = AcpJson.object().put("path", "b.txt").put("oldText", "x").put("newText", "y");
+        JsonNode diff = ToolCalls.diff("edit", edit, CWD);
+        assertEquals("x", diff.path("oldText").asText());
+        assertEquals("y", diff.path("newText").asText());
+    }
+
+    @Test
+    void anAssistantMessageEndReportsUsage() {
+        AgentMessage.Assistant reply = new AgentMessage.Assistant(List.of(), "api", "p", "m",
+                new Usage(100, 20, 5, 0, 125, new Usage.Cost(0, 0, 0, 0, 0.25)), StopReason.STOP, null, 0);
+        ObjectNode usage = one(new AgentEvent.MessageEnd(reply));
+        assertEquals("usage_update", usage.path("sessionUpdate").asText());
+        assertEquals(125, usage.path("used").asLong());
+        assertEquals(200_000, usage.path("size").asLong());
+        assertEquals(0.25, usage.path("cost").path("amount").asDouble());
+        assertEquals("USD", usage.path("cost").path("currency").asText());
+        assertEquals(List.of(), map(new AgentEvent.MessageEnd(new AgentMessage.User(List.of(), 0))));
+    }
+
+    @Test
+    void aBackoffIsAWarningNoticeWithRetryMeta() {
+        ObjectNode notice = one(new AgentEvent.AutoRetryStart(2, 3, 4_000, "529 overloaded"));
+        assertEquals("notice", notice.path("sessionUpdate").asText());
+        assertEquals("warning", notice.path("severity").asText());
+        assertEquals("Retrying in 4 s (attempt 2/3): 529 overloaded", notice.path("title").asText());
+        JsonNode meta = notice.path("_meta").path("agentd/retry");
+        assertEquals(2, meta.path("attempt").asInt());
+        assertEquals(3, meta.path("maxAttempts").asInt());
+        assertEquals(4_000, meta.path("delayMs").asLong());
+        assertEquals("1970-01-01T00:16:44Z", meta.path("nextRetryAt").asText());
+        assertEquals("transient", meta.path("errorClass").asText());
+    }
+
+    @Test
+    void withoutNoticesABackoffIsAMessageChunkCarryingTheSameMeta() {
+        List<ObjectNode> updates = UpdateMapper.map(new AgentEvent.AutoRetryStart(1, 3, 1_500, "boom"), view(false));
+        ObjectNode chunk = updates.get(0);
+        assertEquals("agent_message_chunk", chunk.path("sessionUpdate").asText());
+        assertTrue(chunk.path("content").path("text").asText().contains("Retrying in 2 s (attempt 1/3): boom"));
+        assertEquals(1_500, chunk.path("_meta").path("agentd/retry").path("delayMs").asLong());
+    }
+
+    @Test
+    void aFallbackIsANoticeAndAModelChangeAConfigOptionUpdate() {
+        ObjectNode notice = one(new AgentEvent.RetryFallbackApplied("faux/a", "faux/b", "faux/a", "rate_limited", null));
+        assertEquals("notice", notice.path("sessionUpdate").asText());
+        assertEquals("Switched from faux/a to faux/b (rate_limited)", notice.path("title").asText());
+        assertEquals("faux/b", notice.path("_meta").path("agentd/fallback").path("to").asText());
+        ObjectNode options = one(new AgentEvent.ModelChanged(null, ThinkingLevel.OFF, "fallback"));
+        assertEquals("config_option_update", options.path("sessionUpdate").asText());
+        assertEquals(OPTIONS, options.path("configOptions"));
+        assertEquals("config_option_update",
+                one(new AgentEvent.ThinkingLevelChanged(ThinkingLevel.HIGH)).path("sessionUpdate").asText());
+    }
+
+    @Test
+    void aSessionNameIsASessionInfoUpdate() {
+        ObjectNode info = one(new AgentEvent.SessionInfoChanged("Fix the build"));
+        assertEquals("session_info_update", info.path("sessionUpdate").asText());
+        assertEquals("Fix the build", info.path("title").asText());
+    }
+
+    @Test
+    void eventsWithoutAnAcpCounterpartMapToNothing() {
+        List<AgentEvent> silent = List.of(new AgentEvent.AgentStart(), new AgentEvent.AgentEnd(List.of(), null),
+                new AgentEvent.TurnStart(), new AgentEvent.TurnEnd(null, List.of()),
+                new AgentEvent.MessageStart(null), new AgentEvent.AutoRetryEnd(true, 1, null),
+                new AgentEvent.CompactionStart("threshold"), new AgentEvent.QueueUpdate(List.of(), List.of()),
+                new AgentEvent.RetryFallbackSucceeded("faux/b", "k"),
+                new AgentEvent.RetryFallbackReverted("faux/b", "faux/a", "probe"),
+                new AgentEvent.RetryFallbackExhausted("k", "e"), new AgentEvent.RetryProbeScheduled("faux/a", 1, 0),
+                new AgentEvent.RetryProbeResult("faux/a", true, null),
+                new AgentEvent.FallbackCircuitOpened("faux/a", 1, null), new AgentEvent.FallbackCircuitClosed("faux/a"));
+        for (AgentEvent event : silent) {
+            assertEquals(List.of(), map(event), event.toString());
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package dev.agentd.server.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentd.protocol.json.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The official ACP TypeScript SDK (npm, installed once into {@code target/acp-client}) drives the
+ * real jar in {@code --mode acp} ({@code src/test/node/acp-drive.mjs}) with the faux model: a
+ * streamed answer, a retry notice, cancel during a backoff, a write through the editor, a
+ * fallback, config options, a final failure and two concurrent sessions. Skipped when node or npm
+ * is missing.
+ */
+class AcpClientIT {
+    static final List<String> PACKAGES = List.of("@agentclientprotocol/sdk@2.4.0", "zod@4.6.7");
+    static final Path INSTALL = Path.of("target/acp-client").toAbsolutePath();
+    static final Path NODE_SOURCES = Path.of("src/test/node").toAbsolutePath();
+
+    @TempDir
+    Path dir;
+
+    static Path installedSdk() throws IOException, InterruptedException {
+        Path sdk = INSTALL.resolve("node_modules/@agentclientprotocol/sdk");
+        if (Files.isRegularFile(sdk.resolve("dist/v1/acp.js"))
+                && Files.isDirectory(INSTALL.resolve("node_modules/zod"))) {
+            return sdk;
+        }
+        Path npm = ExternalTools.find("npm").orElseThrow();
+        Files.createDirectories(INSTALL);
+        List<String> command = new ArrayList<>(List.of(npm.toString(), "install", "--prefix", INSTALL.toString(),
+                "--no-audit", "--no-fund", "--ignore-scripts"));
+        command.addAll(PACKAGES);
+        ExternalTools.Result install = ExternalTools.run(command, INSTALL, Map.of(), 600);
+        assertEquals(0, install.exitCode(), "npm install failed: " + ExternalTools.tail(install.stderr()));
+        return sdk;
+    }
+
+    private static String arguments(Path script) throws IOException {
+        // Both agents share one session directory: the second lists and loads the first one's sessions.
+        return Json.mapper().writeValueAsString(List.of("--session-dir", script.resolveSibling("sessions").toString(),
+                "--model", "faux/faux-1", "--faux-script", script.toString()));
+    }
+
+    @Test
+    void theOfficialSdkDrivesAnAcpSession() throws Exception {
+        assumeTrue(ExternalTools.find("node").isPresent() && ExternalTools.find("npm").isPresent(),
+                "node and npm are needed for the ACP SDK");
+        Path sdk = installedSdk();
+        Path agent = Files.createDirectories(dir.resolve("agent"));
+        Path work = Files.createDirectories(dir.resolve("work"));
+        Files.writeString(agent.resolve("settings.json"), """
+                {"retry":{"baseDelayMs":200,"maxRetries":2,"maxRetryDelayMs":60000,
+                          "fallbackChains":{"faux/faux-1":["faux/faux-2"]}},
+                 "acp":{"permissions":"ask"}}
+                """);
+        // Unbound steps are taken in order by whichever model asks; faux-2's own steps wait for it.
+        Files.writeString(dir.resolve("script.json"), """
+                [{"text":"Hello from agentd, in chunks."},
+                 {"error":"529 overloaded","status":529},
+                 {"text":"recovered"},
+                 {"toolCalls":[{"name":"write","arguments":{"path":"notes/out.txt","content":"from the editor"}}]},
+                 {"text":"wrote it"},
+                 {"toolCalls":[{"name":"edit","arguments":{"path":"notes/out.txt","oldText":"editor","newText":"open editor"}}]},
+                 {"toolCalls":[{"name":"edit","arguments":{"path":"notes/out.txt","oldText":"the open","newText":"the open buffer"}}]},
+                 {"text":"edited"},
+                 {"toolCalls":[{"name":"read","arguments":{"path":"notes/out.txt"}}]},
+                 {"text":"read it"},
+                 {"error":"529 overloaded","status":529},
+                 {"error":"529 overloaded","status":529},
+                 {"error":"529 overloaded","status":529},
+                 {"model":"faux-2","text":"faux-2 answers"},
+                 {"model":"faux-2","error":"529 overloaded","status":529},
+                 {"model":"faux-2","error":"529 overloaded","status":529},
+                 {"model":"faux-2","error":"529 overloaded","status":529},
+                 {"text":"parallel one","chunkDelayMs":50},
+                 {"text":"parallel two","chunkDelayMs":50}]
+                """);
+        Path slowAgent = Files.createDirectories(dir.resolve("slow-agent"));
+        Files.writeString(slowAgent.resolve("settings.json"), "{\"retry\":{\"baseDelayMs\":30000,\"maxRetries\":1}}");
+        Files.writeString(dir.resolve("slow.json"), "[{\"error\":\"529 overloaded\",\"status\":529}]");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ExternalTools.Result run = ExternalTools.run(List.of(ExternalTools.find("node").get().toString(),
+                NODE_SOURCES.resolve("acp-drive.mjs").toString(), sdk.toString(), work.toString()), work,
+                Map.of("AGENTD_DIR", agent.toString(), "AGENTD_JAR", DaemonProcess.jar().toString(),
+                        "AGENTD_JAVA", java, "AGENTD_FAUX_CHUNK_DELAY_MS", "1",
+                        "AGENTD_ARGS", arguments(dir.resolve("script.json")),
+                        "AGENTD_SLOW_DIR", slowAgent.toString(), "AGENTD_SLOW_ARGS", arguments(dir.resolve("slow.json"))),
+                180);
+        String lastLine = run.stdout().strip().isEmpty() ? "{}" : run.stdout().strip().lines()
+                .reduce((a, b) -> b).orElse("{}");
+        JsonNode report = Json.mapper().readTree(lastLine);
+        List<String> failed = new ArrayList<>();
+        report.path("checks").forEach(check -> {
+            if (!check.path("ok").asBoolean()) {
+                failed.add(check.path("name").asText() + ": " + check.path("detail"));
+            }
+        });
+        assertTrue(report.path("checks").size() >= 30, "driver report: " + run.stdout() + "\nstderr: "
+                + ExternalTools.tail(run.stderr()));
+        assertEquals(List.of(), failed, "stderr: " + ExternalTools.tail(run.stderr()));
+        assertEquals(0, run.exitCode());
+    }
+}

@@ -1,0 +1,277 @@
+// Drives `agentd --mode acp` with the official ACP TypeScript SDK (AcpClientIT): every check is
+// reported on the last stdout line as {"checks":[{name, ok, detail}]}.
+// argv: <sdk package dir> <work dir>; env AGENTD_JAR, AGENTD_JAVA (optional), AGENTD_ARGS (JSON array).
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Readable, Writable } from "node:stream";
+import { pathToFileURL } from "node:url";
+
+const [sdkDir, work] = process.argv.slice(2);
+const acp = await import(pathToFileURL(join(sdkDir, "dist/v1/acp.js")).href);
+const checks = [];
+const check = (name, ok, detail) => checks.push({ name, ok: !!ok, detail: ok ? undefined : detail });
+
+// One agentd per scenario group: env AGENTD_DIR chooses its settings.json.
+function startAgent(args, agentDir) {
+  const child = spawn(process.env.AGENTD_JAVA || "java", ["-jar", process.env.AGENTD_JAR, "--mode", "acp", ...args], {
+    stdio: ["pipe", "pipe", "inherit"],
+    cwd: work,
+    env: { ...process.env, AGENTD_DIR: agentDir },
+  });
+  const stream = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  return { stream, stop: async () => { child.stdin.end(); return exited; } };
+}
+
+// Every update by session, and waiters for a matching one.
+const updates = new Map();
+const waiters = [];
+const writes = [];
+const reads = [];
+const permissions = [];
+const buffers = new Map(); // the editor's unsaved buffers, by absolute path
+function record(sessionId, update) {
+  if (!updates.has(sessionId)) updates.set(sessionId, []);
+  updates.get(sessionId).push(update);
+  for (const w of [...waiters]) {
+    if (w.sessionId === sessionId && w.match(update)) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve(update);
+    }
+  }
+}
+function waitFor(sessionId, match, ms = 20000) {
+  const seen = (updates.get(sessionId) || []).find(match);
+  if (seen) return Promise.resolve(seen);
+  return new Promise((resolve, reject) => {
+    const w = { sessionId, match, resolve };
+    waiters.push(w);
+    setTimeout(() => reject(new Error("timed out waiting for an update")), ms);
+  });
+}
+const since = (sessionId, from) => (updates.get(sessionId) || []).slice(from);
+const count = (sessionId) => (updates.get(sessionId) || []).length;
+const text = (list, kind = "agent_message_chunk") =>
+  list.filter((u) => u.sessionUpdate === kind && !u._meta).map((u) => u.content?.text ?? "").join("");
+const option = (options, id) => (options || []).find((o) => o.id === id);
+
+async function attempt(name, fn) {
+  try {
+    await fn();
+  } catch (e) {
+    check(name, false, String(e?.stack || e));
+  }
+}
+
+const clientCapabilities = { fs: { readTextFile: true, writeTextFile: true }, session: { notices: {} } };
+const app = acp
+  .client({ name: "agentd-acp-drive" })
+  .onNotification(acp.methods.client.session.update, (ctx) => record(ctx.params.sessionId, ctx.params.update))
+  .onRequest(acp.methods.client.fs.writeTextFile, (ctx) => {
+    writes.push(ctx.params);
+    buffers.set(ctx.params.path, ctx.params.content);
+    return {};
+  })
+  .onRequest(acp.methods.client.fs.readTextFile, (ctx) => {
+    reads.push(ctx.params);
+    return { content: buffers.get(ctx.params.path) ?? "" };
+  })
+  .onRequest(acp.methods.client.session.requestPermission, (ctx) => {
+    permissions.push(ctx.params);
+    // edits are allowed for the rest of the session; anything else once
+    const always = ctx.params.toolCall?.rawInput?.oldText !== undefined;
+    return { outcome: { outcome: "selected", optionId: always ? "allow_always" : "allow_once" } };
+  });
+
+const first = {};
+const second = {};
+const main = startAgent(JSON.parse(process.env.AGENTD_ARGS), process.env.AGENTD_DIR);
+await app.connectWith(main.stream, async (ctx) => {
+  const init = await ctx.request(acp.methods.agent.initialize, {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities,
+    clientInfo: { name: "agentd-acp-drive", version: "1" },
+  });
+  check("initialize: protocol 1", init.protocolVersion === 1, init);
+  check("initialize: agentInfo", init.agentInfo?.name === "agentd" && !!init.agentInfo?.version, init);
+  check("initialize: image prompts", init.agentCapabilities?.promptCapabilities?.image === true, init);
+  const caps = init.agentCapabilities;
+  check("initialize: load, list, resume, close", caps?.loadSession === true && !!caps.sessionCapabilities?.list
+      && !!caps.sessionCapabilities?.resume && !!caps.sessionCapabilities?.close, caps);
+
+  const a = await ctx.request(acp.methods.agent.session.new, { cwd: work, mcpServers: [] });
+  first.sessionId = a.sessionId;
+  const model = option(a.configOptions, "model");
+  check("session/new: model option", model?.category === "model" && model.currentValue === "faux/faux-1"
+      && model.options.some((o) => o.value === "faux/faux-2"), a.configOptions);
+  check("session/new: thought level option", option(a.configOptions, "thought_level")?.category === "thought_level",
+      a.configOptions);
+  await attempt("available commands after session/new", () =>
+    waitFor(a.sessionId, (u) => u.sessionUpdate === "available_commands_update"));
+
+  await attempt("streamed answer", async () => {
+    const from = count(a.sessionId);
+    const r = await ctx.request(acp.methods.agent.session.prompt,
+      { sessionId: a.sessionId, prompt: [{ type: "text", text: "hello" }] });
+    const got = since(a.sessionId, from);
+    check("streamed answer: end_turn", r.stopReason === "end_turn", r);
+    check("streamed answer: chunks", text(got) === "Hello from agentd, in chunks.", got);
+    check("streamed answer: several chunks", got.filter((u) => u.sessionUpdate === "agent_message_chunk").length > 1, got);
+    check("streamed answer: usage", got.some((u) => u.sessionUpdate === "usage_update" && u.size > 0), got);
+  });
+
+  await attempt("retry as a notice", async () => {
+    const from = count(a.sessionId);
+    const r = await ctx.request(acp.methods.agent.session.prompt,
+      { sessionId: a.sessionId, prompt: [{ type: "text", text: "retry please" }] });
+    const got = since(a.sessionId, from);
+    const notice = got.find((u) => u.sessionUpdate === "notice");
+    check("retry: notice", notice?.severity === "warning" && /^Retrying in \d+ s \(attempt 1\/2\)/.test(notice.title), got);
+    const meta = notice?._meta?.["agentd/retry"];
+    check("retry: _meta", meta?.attempt === 1 && meta.maxAttempts === 2 && meta.delayMs > 0 && !!meta.nextRetryAt
+        && meta.errorClass === "transient", notice);
+    check("retry: recovered", r.stopReason === "end_turn" && text(got) === "recovered", { r, got });
+  });
+
+  await attempt("write through the editor", async () => {
+    const from = count(a.sessionId);
+    const r = await ctx.request(acp.methods.agent.session.prompt,
+      { sessionId: a.sessionId, prompt: [{ type: "text", text: "write a file" }] });
+    const got = since(a.sessionId, from);
+    check("write: end_turn", r.stopReason === "end_turn" && text(got) === "wrote it", { r, got });
+    check("write: permission asked", permissions.length === 1 && permissions[0].toolCall?.kind === "edit"
+        && permissions[0].options.some((o) => o.kind === "allow_always"), permissions);
+    check("write: fs/write_text_file", writes.length === 1 && writes[0].path === join(work, "notes/out.txt")
+        && writes[0].content === "from the editor" && writes[0].sessionId === a.sessionId, writes);
+    check("write: not written to disk by agentd", !existsSync(join(work, "notes/out.txt")), "file exists");
+    const call = got.find((u) => u.sessionUpdate === "tool_call");
+    check("write: tool_call", call?.kind === "edit" && call.status === "pending"
+        && call.locations?.[0]?.path === join(work, "notes/out.txt"), got);
+    const done = got.find((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
+    check("write: diff", done?.content?.[0]?.type === "diff" && done.content[0].newText === "from the editor", got);
+  });
+
+  await attempt("edit through the editor", async () => {
+    // the disk holds something else: only the editor's buffer has the text the edit replaces
+    mkdirSync(join(work, "notes"), { recursive: true });
+    writeFileSync(join(work, "notes/out.txt"), "stale disk content\n");
+    const from = count(a.sessionId);
+    const asked = permissions.length;
+    const r = await ctx.request(acp.methods.agent.session.prompt,
+      { sessionId: a.sessionId, prompt: [{ type: "text", text: "edit it twice" }] });
+    const got = since(a.sessionId, from);
+    check("edit: end_turn", r.stopReason === "end_turn" && text(got) === "edited", { r, got });
+    check("edit: read through fs/read_text_file", reads.length === 2 && reads[0].path === join(work, "notes/out.txt"), reads);
+    check("edit: written through fs/write_text_file", buffers.get(join(work, "notes/out.txt")) === "from the open buffer editor", writes);
+    check("edit: disk untouched", readFileSync(join(work, "notes/out.txt"), "utf8") === "stale disk content\n", "disk changed");
+    check("edit: allow always asked once", permissions.length === asked + 1, permissions.slice(asked));
+    const diff = got.find((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed")?.content?.[0];
+    check("edit: diff", diff?.type === "diff" && diff.oldText === "editor" && diff.newText === "open editor", got);
+  });
+
+  await attempt("read through the editor", async () => {
+    const from = count(a.sessionId);
+    const r = await ctx.request(acp.methods.agent.session.prompt,
+      { sessionId: a.sessionId, prompt: [{ type: "text", text: "read it back" }] });
+    const got = since(a.sessionId, from);
+    const done = got.find((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
+    check("read: the buffer's text", r.stopReason === "end_turn" && reads.length === 3
+        && JSON.stringify(done?.content).includes("from the open buffer editor"), { r, got, reads });
+    check("read: no permission asked", !permissions.some((p) => p.toolCall?.kind === "read"), permissions);
+  });
+
+  await attempt("fallback in the model option", async () => {
+    const from = count(a.sessionId);
+    const r = await ctx.request(acp.methods.agent.session.prompt,
+      { sessionId: a.sessionId, prompt: [{ type: "text", text: "fall back" }] });
+    const got = since(a.sessionId, from);
+    check("fallback: end_turn on faux-2", r.stopReason === "end_turn" && text(got) === "faux-2 answers", { r, got });
+    check("fallback: notice", got.some((u) => u.sessionUpdate === "notice" && u._meta?.["agentd/fallback"]?.to === "faux/faux-2"), got);
+    check("fallback: config_option_update", got.some((u) => u.sessionUpdate === "config_option_update"
+        && option(u.configOptions, "model")?.currentValue === "faux/faux-2"), got);
+  });
+
+  await attempt("set_config_option and a final failure", async () => {
+    const b = await ctx.request(acp.methods.agent.session.new, { cwd: work, mcpServers: [] });
+    second.sessionId = b.sessionId;
+    const level = await ctx.request(acp.methods.agent.session.setConfigOption,
+      { sessionId: b.sessionId, configId: "thought_level", value: "high" });
+    check("set_config_option: thought level", option(level.configOptions, "thought_level")?.currentValue === "high", level);
+    const set = await ctx.request(acp.methods.agent.session.setConfigOption,
+      { sessionId: b.sessionId, configId: "model", value: "faux/faux-2" });
+    check("set_config_option: model", option(set.configOptions, "model")?.currentValue === "faux/faux-2", set);
+    try {
+      const r = await ctx.request(acp.methods.agent.session.prompt,
+        { sessionId: b.sessionId, prompt: [{ type: "text", text: "this fails" }] });
+      check("final failure: an error", false, r);
+    } catch (e) {
+      check("final failure: errorKind", e?.data?.errorKind === "overloaded" && e.data.errorStatus === 529
+          && e.code === -32603, { code: e?.code, message: e?.message, data: e?.data });
+    }
+  });
+
+  await attempt("two concurrent sessions", async () => {
+    const c = await ctx.request(acp.methods.agent.session.new, { cwd: work, mcpServers: [] });
+    const d = await ctx.request(acp.methods.agent.session.new, { cwd: work, mcpServers: [] });
+    const [rc, rd] = await Promise.all([c, d].map((s) => ctx.request(acp.methods.agent.session.prompt,
+      { sessionId: s.sessionId, prompt: [{ type: "text", text: "in parallel" }] })));
+    check("concurrent: both end_turn", rc.stopReason === "end_turn" && rd.stopReason === "end_turn", { rc, rd });
+    const texts = [text(updates.get(c.sessionId) || []), text(updates.get(d.sessionId) || [])].sort();
+    check("concurrent: each its own answer", JSON.stringify(texts) === JSON.stringify(["parallel one", "parallel two"]), texts);
+  });
+});
+
+check("main agent exits 0", (await main.stop()) === 0, "exit code");
+
+// A second agentd whose backoff is long (30 s): cancel must answer at once, not after the wait.
+// This client has no session.notices, so the backoff comes as a message chunk carrying the _meta.
+const slow = startAgent(JSON.parse(process.env.AGENTD_SLOW_ARGS), process.env.AGENTD_SLOW_DIR);
+await app.connectWith(slow.stream, async (ctx) => {
+  await ctx.request(acp.methods.agent.initialize,
+    { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { fs: clientCapabilities.fs } });
+  await attempt("session/list and session/load", async () => {
+    const listed = await ctx.request(acp.methods.agent.session.list, { cwd: work });
+    check("list: the first agent's sessions", listed.sessions.some((s) => s.sessionId === first.sessionId
+        && s.cwd === work && !!s.updatedAt), listed);
+    const loaded = await ctx.request(acp.methods.agent.session.load,
+      { sessionId: first.sessionId, cwd: work, mcpServers: [] });
+    const replayed = updates.get(first.sessionId) || [];
+    const mark = replayed.findIndex((u) => u.sessionUpdate === "user_message_chunk" && u.content?.text === "hello");
+    check("load: replays the user's message", mark >= 0, replayed.slice(-40));
+    check("load: replays the answer", replayed.slice(mark).some((u) => u.sessionUpdate === "agent_message_chunk"
+        && u.content?.text === "Hello from agentd, in chunks."), replayed.slice(-40));
+    check("load: replays the tool call", replayed.slice(mark).some((u) => u.sessionUpdate === "tool_call"
+        && u.kind === "edit" && u.rawInput?.path === "notes/out.txt"), replayed.slice(-40));
+    check("load: config options", option(loaded.configOptions, "model")?.category === "model", loaded);
+    const before = count(second.sessionId);
+    const resumed = await ctx.request(acp.methods.agent.session.resume, { sessionId: second.sessionId, cwd: work });
+    check("resume: config options, no replay", option(resumed.configOptions, "model")?.currentValue === "faux/faux-2"
+        && !since(second.sessionId, before).some((u) => u.sessionUpdate === "user_message_chunk"), resumed);
+    try {
+      await ctx.request(acp.methods.agent.session.load, { sessionId: "no-such-session", cwd: work, mcpServers: [] });
+      check("load: unknown session is an error", false, "answered");
+    } catch (e) {
+      check("load: unknown session is an error", e?.code === -32002, { code: e?.code, message: e?.message });
+    }
+  });
+
+  const a = await ctx.request(acp.methods.agent.session.new, { cwd: work, mcpServers: [] });
+  await attempt("cancel during a backoff", async () => {
+    const prompt = ctx.request(acp.methods.agent.session.prompt,
+      { sessionId: a.sessionId, prompt: [{ type: "text", text: "this one waits" }] });
+    const chunk = await waitFor(a.sessionId, (u) => u._meta?.["agentd/retry"]?.delayMs >= 30000);
+    check("no notices: a message chunk with _meta", chunk.sessionUpdate === "agent_message_chunk"
+        && /Retrying in 30 s \(attempt 1\/1\)/.test(chunk.content?.text), chunk);
+    const started = Date.now();
+    await ctx.notify(acp.methods.agent.session.cancel, { sessionId: a.sessionId });
+    const r = await prompt;
+    check("cancel: stopReason cancelled", r.stopReason === "cancelled", r);
+    check("cancel: the awaited error in _meta", r._meta?.["agentd/lastError"]?.errorKind === "overloaded"
+        && r._meta["agentd/lastError"].errorStatus === 529, r);
+    check("cancel: at once", Date.now() - started < 10000, Date.now() - started);
+  });
+
+});
+check("slow agent exits 0", (await slow.stop()) === 0, "exit code");
+console.log(JSON.stringify({ checks }));
