@@ -107,13 +107,16 @@ await app.connectWith(main.stream, async (ctx) => {
       && model.options.some((o) => o.value === "faux/faux-2"), a.configOptions);
   check("session/new: thought level option", option(a.configOptions, "thought_level")?.category === "thought_level",
       a.configOptions);
-  await attempt("available commands after session/new", () =>
-    waitFor(a.sessionId, (u) => u.sessionUpdate === "available_commands_update"));
+  await attempt("available commands after session/new", async () => {
+    const commands = await waitFor(a.sessionId, (u) => u.sessionUpdate === "available_commands_update");
+    check("available commands: the prompt template", commands?.availableCommands?.some((c) => c.name === "greet"
+        && c.description === "Greet someone"), commands);
+  });
 
   await attempt("streamed answer", async () => {
     const from = count(a.sessionId);
     const r = await ctx.request(acp.methods.agent.session.prompt,
-      { sessionId: a.sessionId, prompt: [{ type: "text", text: "hello" }] });
+      { sessionId: a.sessionId, prompt: [{ type: "text", text: "/greet Bob" }] });
     const got = since(a.sessionId, from);
     check("streamed answer: end_turn", r.stopReason === "end_turn", r);
     check("streamed answer: chunks", text(got) === "Hello from agentd, in chunks.", got);
@@ -237,8 +240,9 @@ await app.connectWith(slow.stream, async (ctx) => {
     const loaded = await ctx.request(acp.methods.agent.session.load,
       { sessionId: first.sessionId, cwd: work, mcpServers: [] });
     const replayed = updates.get(first.sessionId) || [];
-    const mark = replayed.findIndex((u) => u.sessionUpdate === "user_message_chunk" && u.content?.text === "hello");
-    check("load: replays the user's message", mark >= 0, replayed.slice(-40));
+    const mark = replayed.findIndex((u) => u.sessionUpdate === "user_message_chunk"
+        && u.content?.text?.trim() === "Say hello to Bob politely.");
+    check("load: replays the user's message, its template expanded", mark >= 0, replayed.slice(-40));
     check("load: replays the answer", replayed.slice(mark).some((u) => u.sessionUpdate === "agent_message_chunk"
         && u.content?.text === "Hello from agentd, in chunks."), replayed.slice(-40));
     check("load: replays the tool call", replayed.slice(mark).some((u) => u.sessionUpdate === "tool_call"

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
+import dev.agentd.server.commands.SlashCommands;
 import dev.agentd.server.rpc.CommandLines;
 import dev.agentd.server.rpc.ProtocolMode;
 import dev.agentd.server.rpc.RpcOutput;
@@ -34,6 +35,7 @@ public final class AcpMode implements ProtocolMode {
     private static final long CLOSE_GRACE_MS = 5_000;
 
     private final InputStream in;
+    private final SlashCommands commands;
     private final AcpConnection connection;
     private final SessionOpener opener;
     private final int maxLineBytes;
@@ -42,6 +44,13 @@ public final class AcpMode implements ProtocolMode {
     private volatile JsonNode clientCapabilities = NullNode.getInstance();
 
     public AcpMode(InputStream in, RpcOutput out, SessionOpener opener, int maxLineBytes, String version) {
+        this(in, out, opener, maxLineBytes, version, SlashCommands.none());
+    }
+
+    /** @param commands the prompt templates and skills offered as slash commands and expanded in prompts */
+    public AcpMode(InputStream in, RpcOutput out, SessionOpener opener, int maxLineBytes, String version,
+            SlashCommands commands) {
+        this.commands = commands;
         this.in = in;
         this.connection = new AcpConnection(out);
         this.opener = opener;
@@ -184,7 +193,8 @@ public final class AcpMode implements ProtocolMode {
         AcpSession session;
         try {
             session = new AcpSession(opener.open(cwd, stored, files, tools::decorate), connection, cwd,
-                    clientCapabilities.path("session").path("notices").isObject(), System::currentTimeMillis);
+                    clientCapabilities.path("session").path("notices").isObject(), System::currentTimeMillis,
+                    commands::expand);
         } catch (java.io.IOException | RuntimeException e) {
             LOG.warn("opening a session failed: {}", e.getClass().getSimpleName());
             throw new Failed(-32603, "Internal error: cannot open the session (" + e.getClass().getSimpleName() + ")");
@@ -202,9 +212,14 @@ public final class AcpMode implements ProtocolMode {
     /** The answer first, then the updates: clients drop updates for a session they do not know yet. */
     private void started(AcpSession session) {
         session.start();
-        ObjectNode commands = AcpJson.update("available_commands_update");
-        commands.putArray("availableCommands");
-        session.update(commands);
+        ObjectNode update = AcpJson.update("available_commands_update");
+        var list = update.putArray("availableCommands");
+        for (var command : commands.list()) {
+            ObjectNode entry = list.addObject().put("name", command.name());
+            entry.put("description", command.description() == null ? "" : command.description());
+            entry.putObject("input").put("hint", "arguments");
+        }
+        session.update(update);
     }
 
     /** {@code session/load} (replaying the history first) and {@code session/resume} (without). */

@@ -46,8 +46,12 @@ final class AcpSession {
             this.requestId = requestId;
         }
     }
+    private final java.util.function.UnaryOperator<String> expand;
 
-    AcpSession(AgentSession session, AcpConnection connection, Path cwd, boolean notices, LongSupplier clock) {
+    /** @param expand turns a {@code /name args} prompt into its template or skill text (others unchanged) */
+    AcpSession(AgentSession session, AcpConnection connection, Path cwd, boolean notices, LongSupplier clock,
+            java.util.function.UnaryOperator<String> expand) {
+        this.expand = expand;
         this.session = session;
         this.connection = connection;
         this.cwd = cwd;
@@ -109,7 +113,7 @@ final class AcpSession {
         PromptContent content = PromptContent.of(blocks);
         PromptTicket ticket;
         try {
-            ticket = session.accept(content.text(), content.images(), null);
+            ticket = session.accept(expand.apply(content.text()), content.images(), null);
         } catch (PromptRejectedException e) {
             connection.error(requestId, -32602, e.getMessage(), null);
             return;

@@ -6,6 +6,7 @@
  * permission. The sessions come from a {@code SessionOpener} the daemon's wiring implements.
  * May import {@code protocol}, {@code session}, {@code rpc} (its framing and writer),
  * {@code recovery} (the error classifier), {@code ai.ErrorTypes}, {@code ai.ToolDefinition},
- * {@code tools}, {@code runtime} and records.
+ * {@code tools}, {@code commands} (prompt templates and skills as slash commands), {@code runtime}
+ * and records.
  */
 package dev.agentd.server.acp;

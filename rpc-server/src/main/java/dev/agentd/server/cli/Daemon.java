@@ -77,6 +77,7 @@ public final class Daemon {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private List<String> warnings = List.of();
     private SessionFactory sessions;
+    private SlashCommands slashCommands = SlashCommands.none();
 
     private Daemon(CliOptions options, InputStream in, SystemScheduler scheduler, AgentSession session,
             RpcOutput output, CommandRouter router, SharedState sharedState) {
@@ -170,11 +171,12 @@ public final class Daemon {
         // Off the writing thread: that is often the run thread, and shutdown() waits for the run to stop.
         RpcOutput output = RpcOutput.queued(out, Json.mapper(), RpcOutput.DEFAULT_CAPACITY,
                 () -> self[0].shutdownInBackground("agentd-stdout-closed"));
-        CommandRouter router = new CommandRouter(session, script,
-                new PiExtras(new SlashCommands(dirs.agentDir(), dirs.projectDir()), cwd));
+        SlashCommands slashCommands = new SlashCommands(dirs.agentDir(), dirs.projectDir());
+        CommandRouter router = new CommandRouter(session, script, new PiExtras(slashCommands, cwd));
         StartupTrace.mark("session+router");
         self[0] = new Daemon(options, in, scheduler, session, output, router, sharedState);
         self[0].sessions = sessions;
+        self[0].slashCommands = slashCommands;
         self[0].warnings = warnings.list();
         session.reportStartupWarnings(self[0].warnings);
         return self[0];
@@ -234,7 +236,8 @@ public final class Daemon {
     /** The dialect chosen with {@code --mode}. */
     private ProtocolMode protocolMode() {
         if (options.mode().equals("acp")) {
-            return new AcpMode(in, output, sessions, JsonlReader.DEFAULT_MAX_LINE_BYTES, Version.current());
+            return new AcpMode(in, output, sessions, JsonlReader.DEFAULT_MAX_LINE_BYTES, Version.current(),
+                    slashCommands);
         }
         if (options.mode().equals("jsonrpc")) {
             return new JsonRpcMode(in, output, router, JsonlReader.DEFAULT_MAX_LINE_BYTES);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.jsonl.JsonlWriter;
+import dev.agentd.server.commands.SlashCommands;
 import dev.agentd.server.rpc.RpcOutput;
 import dev.agentd.server.session.AgentSession;
 import dev.agentd.server.testing.SessionHarness;
@@ -15,6 +16,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,6 +36,10 @@ class AcpModeTest {
 
     /** Serves {@code lines} to EOF and returns what was written. */
     private List<JsonNode> serve(String... lines) throws IOException {
+        return serve(SlashCommands.none(), lines);
+    }
+
+    private List<JsonNode> serve(SlashCommands commands, String... lines) throws IOException {
         List<SessionHarness> harnesses = new ArrayList<>();
         SessionOpener opener = new SessionOpener() {
             @Override
@@ -56,7 +62,7 @@ class AcpModeTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         byte[] input = (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8);
         new AcpMode(new ByteArrayInputStream(input), new RpcOutput(new JsonlWriter(out, Json.mapper()), () -> { }),
-                opener, 1 << 20, "test").serve();
+                opener, 1 << 20, "test", commands).serve();
         harnesses.forEach(SessionHarness::close);
         List<JsonNode> written = new ArrayList<>();
         for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
@@ -108,5 +114,20 @@ class AcpModeTest {
         JsonNode options = reply(written, 2).path("result").path("configOptions");
         assertEquals("model", options.path(0).path("category").asText());
         assertEquals("thought_level", options.path(1).path("category").asText());
+    }
+
+    @Test
+    void promptTemplatesAreOfferedAsCommands() throws IOException {
+        Path agent = Files.createDirectories(dir.resolve("agent/prompts"));
+        Files.writeString(agent.resolve("greet.md"), "---\ndescription: Greet someone\n---\nSay hello to $1.\n");
+        SlashCommands commands = new SlashCommands(dir.resolve("agent"), dir.resolve("project"));
+        List<JsonNode> written = serve(commands,
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"session/new\",\"params\":{\"cwd\":\"" + dir + "\"}}");
+        JsonNode update = written.stream().map(n -> n.path("params").path("update"))
+                .filter(u -> u.path("sessionUpdate").asText().equals("available_commands_update")).findFirst()
+                .orElseThrow();
+        assertEquals("greet", update.path("availableCommands").path(0).path("name").asText(), update.toString());
+        assertEquals("Greet someone", update.path("availableCommands").path(0).path("description").asText());
     }
 }

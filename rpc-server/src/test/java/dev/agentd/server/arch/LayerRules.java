@@ -49,7 +49,7 @@ final class LayerRules {
         t.put("session", List.of(PROTOCOL, "agent", "ai..", "recovery", "compaction", "fallback", "config",
                 "auth", "tools", "sessions", "runtime", "state"));
         t.put("acp", List.of(PROTOCOL, "session", "rpc", "recovery", "ai.ErrorTypes", "ai.ToolDefinition", "tools",
-                "runtime", RECORDS));
+                "commands", "runtime", RECORDS));
         t.put("agent", List.of(PROTOCOL, "ai", "tools", "runtime"));
         t.put("ai", List.of(PROTOCOL, "runtime"));
         t.put("ai.sse", List.of());

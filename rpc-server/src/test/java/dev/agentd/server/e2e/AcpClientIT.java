@@ -59,6 +59,8 @@ class AcpClientIT {
         Path sdk = installedSdk();
         Path agent = Files.createDirectories(dir.resolve("agent"));
         Path work = Files.createDirectories(dir.resolve("work"));
+        Files.createDirectories(agent.resolve("prompts"));
+        Files.writeString(agent.resolve("prompts/greet.md"), "---\ndescription: Greet someone\n---\nSay hello to $1 politely.\n");
         Files.writeString(agent.resolve("settings.json"), """
                 {"retry":{"baseDelayMs":200,"maxRetries":2,"maxRetryDelayMs":60000,
                           "fallbackChains":{"faux/faux-1":["faux/faux-2"]}},
