@@ -10,7 +10,8 @@ import java.util.Map;
  * Everything a provider needs for one request. {@code messages} is the agent context as it is
  * (providers skip failed and aborted assistant messages themselves); {@code apiKey} may be null for
  * providers that need none; {@code headers} are the model's configured extra headers, already
- * resolved. Both may hold secrets and are kept out of {@link #toString()}.
+ * resolved. Both may hold secrets and are kept out of {@link #toString()}. {@code maxOutputTokens}
+ * limits the reply when positive (a probe-back asks for one token); 0 leaves the provider's default.
  */
 public record StreamRequest(
         Model model,
@@ -20,7 +21,14 @@ public record StreamRequest(
         ThinkingLevel thinkingLevel,
         String apiKey,
         Map<String, String> headers,
-        String sessionId) {
+        String sessionId,
+        int maxOutputTokens) {
+
+    /** A request with the provider's default output limit. */
+    public StreamRequest(Model model, String systemPrompt, List<AgentMessage> messages, List<ToolDefinition> tools,
+            ThinkingLevel thinkingLevel, String apiKey, Map<String, String> headers, String sessionId) {
+        this(model, systemPrompt, messages, tools, thinkingLevel, apiKey, headers, sessionId, 0);
+    }
 
     public StreamRequest {
         messages = List.copyOf(messages);

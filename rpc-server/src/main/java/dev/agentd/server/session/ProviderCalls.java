@@ -62,11 +62,9 @@ final class ProviderCalls {
      * one token, no tools, thinking off. Empty when it answered, else its error.
      */
     Optional<String> probe(Model model, CancellationToken cancel) {
-        Model oneToken = new Model(model.id(), model.name(), model.api(), model.provider(), model.baseUrl(),
-                model.reasoning(), model.input(), model.cost(), model.contextWindow(), 1);
         AgentMessage.User ok = new AgentMessage.User(List.of(new ContentBlock.Text("OK")), context.scheduler().now());
         AgentMessage.Assistant reply = call("Reply with OK.", List.of(ok), List.of(), StreamListener.NONE, cancel,
-                new ModelChoice(oneToken, ThinkingLevel.OFF, ThinkingLevel.OFF));
+                new ModelChoice(model, ThinkingLevel.OFF, ThinkingLevel.OFF), 1);
         return reply.stopReason().failed() ? Optional.of(reply.errorMessage() == null ? "Probe failed"
                 : reply.errorMessage()) : Optional.empty();
     }
@@ -74,11 +72,13 @@ final class ProviderCalls {
     private AgentMessage.Assistant call(String systemPrompt, List<AgentMessage> messages,
             List<ToolDefinition> tools, StreamListener listener, CancellationToken cancel) {
         // one snapshot: the level always belongs to the model
-        return call(systemPrompt, messages, tools, listener, cancel, models.choice());
+        return call(systemPrompt, messages, tools, listener, cancel, models.choice(), 0);
     }
 
+    /** @param maxOutputTokens a limit on the reply, 0 for the provider's default */
     private AgentMessage.Assistant call(String systemPrompt, List<AgentMessage> messages,
-            List<ToolDefinition> tools, StreamListener listener, CancellationToken cancel, ModelChoice choice) {
+            List<ToolDefinition> tools, StreamListener listener, CancellationToken cancel, ModelChoice choice,
+            int maxOutputTokens) {
         Model model = choice.model();
         Optional<Provider> provider = context.providers().forModel(model);
         if (provider.isEmpty()) {
@@ -92,7 +92,7 @@ final class ProviderCalls {
             }
         }
         StreamRequest request = new StreamRequest(model, systemPrompt, messages, tools, choice.effective(), key,
-                context.models().headers(model), sessionId.get());
+                context.models().headers(model), sessionId.get(), maxOutputTokens);
         try {
             return provider.get().stream(request, listener, cancel);
         } catch (RuntimeException | Error e) {

@@ -39,6 +39,9 @@ final class AnthropicRequest {
                 budget = maxTokens - MIN_BUDGET;
             }
         }
+        if (request.maxOutputTokens() > 0) {
+            maxTokens = Math.min(maxTokens, request.maxOutputTokens());
+        }
         body.put("max_tokens", maxTokens);
         body.put("stream", true);
         if (request.systemPrompt() != null && !request.systemPrompt().isBlank()) {

@@ -61,6 +61,10 @@ final class OpenAiRequest {
                 function.set("parameters", parameters(tool.parameters()));
             }
         }
+        if (request.maxOutputTokens() > 0) {
+            // Only when asked (a probe): OpenAI itself wants max_completion_tokens, compatible servers max_tokens.
+            body.put(isOpenAi(model) ? "max_completion_tokens" : "max_tokens", request.maxOutputTokens());
+        }
         String effort = reasoningEffort(model, request.thinkingLevel());
         if (effort != null) {
             body.put("reasoning_effort", effort);

@@ -288,6 +288,24 @@ class OpenAiCompletionsProviderTest {
     }
 
     @Test
+    void anOutputLimitIsSentOnlyWhenAskedAndUnderTheNameTheServerKnows() {
+        List<AgentMessage> hello = List.of(new AgentMessage.User(List.of(new ContentBlock.Text("hi")), 1));
+        Model compatible = model("llama", false);
+        Model openAi = new Model("gpt-4.1", "gpt-4.1", "openai-completions", "openai", "https://api.openai.com/v1",
+                false, List.of("text"), new Model.Cost(0, 0, 0, 0), 128_000, 32_000);
+        JsonNode plain = OpenAiRequest.build(new StreamRequest(compatible, null, hello, List.of(), null, KEY, Map.of(),
+                "s"));
+        assertTrue(!plain.has("max_tokens") && !plain.has("max_completion_tokens"), plain.toString());
+        JsonNode probe = OpenAiRequest.build(new StreamRequest(compatible, null, hello, List.of(), null, KEY, Map.of(),
+                "s", 1));
+        assertEquals(1, probe.path("max_tokens").asInt(), probe.toString());
+        JsonNode official = OpenAiRequest.build(new StreamRequest(openAi, null, hello, List.of(), null, KEY, Map.of(),
+                "s", 1));
+        assertEquals(1, official.path("max_completion_tokens").asInt(), official.toString());
+        assertTrue(!official.has("max_tokens"), official.toString());
+    }
+
+    @Test
     void reasoningEffortFollowsTheThinkingLevel() {
         Model gpt5 = model("gpt-5", true);
         Model o3 = model("o3", true);
