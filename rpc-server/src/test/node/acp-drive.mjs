@@ -31,6 +31,7 @@ const writes = [];
 const reads = [];
 const permissions = [];
 const buffers = new Map(); // the editor's unsaved buffers, by absolute path
+const terminals = new Map(); // the editor's terminals: id → {params, output, exit (a promise), released, killed}
 function record(sessionId, update) {
   if (!updates.has(sessionId)) updates.set(sessionId, []);
   updates.get(sessionId).push(update);
@@ -64,7 +65,7 @@ async function attempt(name, fn) {
   }
 }
 
-const clientCapabilities = { fs: { readTextFile: true, writeTextFile: true }, session: { notices: {} } };
+const clientCapabilities = { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { notices: {} } };
 const app = acp
   .client({ name: "agentd-acp-drive" })
   .onNotification(acp.methods.client.session.update, (ctx) => record(ctx.params.sessionId, ctx.params.update))
@@ -76,6 +77,33 @@ const app = acp
   .onRequest(acp.methods.client.fs.readTextFile, (ctx) => {
     reads.push(ctx.params);
     return { content: buffers.get(ctx.params.path) ?? "" };
+  })
+  .onRequest(acp.methods.client.terminal.create, (ctx) => {
+    // a real process, as an editor's terminal runs it
+    const id = "term-" + (terminals.size + 1);
+    const t = { params: ctx.params, output: "", released: false, killed: false };
+    const child = spawn(ctx.params.command, ctx.params.args || [], { cwd: ctx.params.cwd });
+    child.stdout.on("data", (d) => { t.output += d; });
+    child.stderr.on("data", (d) => { t.output += d; });
+    t.exit = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ exitCode: code, signal })));
+    t.child = child;
+    terminals.set(id, t);
+    return { terminalId: id };
+  })
+  .onRequest(acp.methods.client.terminal.waitForExit, async (ctx) => terminals.get(ctx.params.terminalId).exit)
+  .onRequest(acp.methods.client.terminal.output, async (ctx) => {
+    const t = terminals.get(ctx.params.terminalId);
+    return { output: t.output, truncated: false, exitStatus: await t.exit };
+  })
+  .onRequest(acp.methods.client.terminal.kill, (ctx) => {
+    const t = terminals.get(ctx.params.terminalId);
+    t.killed = true;
+    t.child.kill();
+    return {};
+  })
+  .onRequest(acp.methods.client.terminal.release, (ctx) => {
+    terminals.get(ctx.params.terminalId).released = true;
+    return {};
   })
   .onRequest(acp.methods.client.session.requestPermission, (ctx) => {
     permissions.push(ctx.params);
@@ -182,6 +210,23 @@ await app.connectWith(main.stream, async (ctx) => {
     check("read: the buffer's text", r.stopReason === "end_turn" && reads.length === 3
         && JSON.stringify(done?.content).includes("from the open buffer editor"), { r, got, reads });
     check("read: no permission asked", !permissions.some((p) => p.toolCall?.kind === "read"), permissions);
+  });
+
+  await attempt("bash in the editor's terminal", async () => {
+    const from = count(a.sessionId);
+    const r = await ctx.request(acp.methods.agent.session.prompt,
+      { sessionId: a.sessionId, prompt: [{ type: "text", text: "run a command" }] });
+    const got = since(a.sessionId, from);
+    const t = terminals.get("term-1");
+    check("terminal: created with bash -c in the session's cwd", t?.params?.command === "bash"
+        && t.params.args?.[0] === "-c" && t.params.args[1].startsWith("echo from the terminal")
+        && t.params.cwd === work && t.params.sessionId === a.sessionId, t?.params);
+    check("terminal: released", t?.released === true && t.killed === false, t && { released: t.released, killed: t.killed });
+    const done = got.find((u) => u.sessionUpdate === "tool_call_update" && u.status === "failed");
+    check("terminal: output and exit code in the result", r.stopReason === "end_turn"
+        && JSON.stringify(done?.content).includes("from the terminal")
+        && JSON.stringify(done?.content).includes("Command exited with code 3"), { r, got });
+    check("terminal: not run by agentd", !existsSync(join(work, "ran-locally")), "agentd ran bash itself");
   });
 
   await attempt("fallback in the model option", async () => {

@@ -189,7 +189,8 @@ public final class AcpMode implements ProtocolMode {
         String[] sessionId = new String[1];
         EditorFiles files = new EditorFiles(connection, () -> sessionId[0], fs.path("readTextFile").asBoolean(false),
                 fs.path("writeTextFile").asBoolean(false));
-        EditorTools tools = new EditorTools(connection, () -> sessionId[0], cwd, ask);
+        EditorTools tools = new EditorTools(connection, () -> sessionId[0], cwd, ask,
+                clientCapabilities.path("terminal").asBoolean(false));
         AcpSession session;
         try {
             session = new AcpSession(opener.open(cwd, stored, files, tools::decorate), connection, cwd,

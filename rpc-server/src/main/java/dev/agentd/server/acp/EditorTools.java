@@ -22,7 +22,8 @@ import java.util.function.Supplier;
  * The built-in tools asking first (issue 16 §5), as decorators rather than forks: before a write,
  * edit or bash call the user is asked ({@code session/request_permission}, unless the setting
  * {@code acp.permissions} is {@code "allow"}; "allow always" is remembered per tool for the
- * session). The wait runs on the tool's thread. The files themselves go through {@link EditorFiles}.
+ * session). The wait runs on the tool's thread. The files themselves go through {@link EditorFiles};
+ * bash goes through the editor's terminal ({@link EditorTerminal}) when the client offers one.
  */
 final class EditorTools {
     private static final Set<String> ASK_FIRST = Set.of("write", "edit", "bash");
@@ -31,9 +32,12 @@ final class EditorTools {
     private final Supplier<String> sessionId;
     private final Path cwd;
     private final boolean ask;
+    private final boolean terminal;
     private final Set<String> alwaysAllowed = ConcurrentHashMap.newKeySet();
 
-    EditorTools(AcpConnection connection, Supplier<String> sessionId, Path cwd, boolean ask) {
+    /** @param terminal the client offers {@code terminal/*}: bash runs in the editor's terminal */
+    EditorTools(AcpConnection connection, Supplier<String> sessionId, Path cwd, boolean ask, boolean terminal) {
+        this.terminal = terminal;
         this.connection = connection;
         this.sessionId = sessionId;
         this.cwd = cwd;
@@ -43,6 +47,9 @@ final class EditorTools {
     List<Tool> decorate(List<Tool> tools) {
         List<Tool> decorated = new ArrayList<>();
         for (Tool tool : tools) {
+            if (terminal && tool.name().equals("bash")) {
+                tool = new EditorTerminal(tool, connection, sessionId, cwd);
+            }
             decorated.add(ask && ASK_FIRST.contains(tool.name()) ? new AskFirst(tool) : tool);
         }
         return decorated;

@@ -78,6 +78,8 @@ class AcpClientIT {
                  {"text":"edited"},
                  {"toolCalls":[{"name":"read","arguments":{"path":"notes/out.txt"}}]},
                  {"text":"read it"},
+                 {"toolCalls":[{"name":"bash","arguments":{"command":"echo from the terminal; test -z ${AGENTD_COMMAND_ID:-} || touch ran-locally; exit 3"}}]},
+                 {"text":"ran it"},
                  {"error":"529 overloaded","status":529},
                  {"error":"529 overloaded","status":529},
                  {"error":"529 overloaded","status":529},
