@@ -109,8 +109,9 @@ public record ProbePlan(String selector, long generation, long firstAtMs, long d
             return unchanged();
         }
         if (ok) {
+            // Cleared first: a client that acts on the result event finds the cooldown and circuit gone.
             return new Step(with(Stage.DONE, 0, secondAnnounced),
-                    List.of(new Effect.Report(probeIndex, true, null), new Effect.Cleared()));
+                    List.of(new Effect.Cleared(), new Effect.Report(probeIndex, true, null)));
         }
         Effect report = new Effect.Report(probeIndex, false, errorMessage);
         if (probeIndex == 2) {

@@ -31,7 +31,8 @@ class ProbePlanTest {
     void aSuccessfulFirstProbeClearsAndEndsThePlan() {
         ProbePlan running = armed(3000).plan().timer(1, Timer.FIRST).plan();
         Step ok = running.result(1, 1, true, null);
-        assertEquals(List.of(new Effect.Report(1, true, null), new Effect.Cleared()), ok.effects());
+        assertEquals(List.of(new Effect.Cleared(), new Effect.Report(1, true, null)), ok.effects(),
+                "cleared before it is reported");
         assertFalse(ok.plan().armed());
         assertEquals(List.of(), ok.plan().timer(1, Timer.DEADLINE).effects(), "the deadline does nothing after success");
     }

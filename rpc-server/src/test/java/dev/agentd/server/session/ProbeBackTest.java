@@ -33,7 +33,12 @@ class ProbeBackTest {
     /** Outcomes the probe returns in order (empty = answered). */
     private final Deque<Optional<String>> outcomes = new ArrayDeque<>();
     private final List<CancellationToken> probed = new ArrayList<>();
-    private final ProbeBack probes = new ProbeBack(scheduler, worker, this::probe, events::add, cleared::add);
+    /** How many events had been emitted when each clearing happened. */
+    private final List<Integer> eventsWhenCleared = new ArrayList<>();
+    private final ProbeBack probes = new ProbeBack(scheduler, worker, this::probe, events::add, model -> {
+        eventsWhenCleared.add(events.size());
+        cleared.add(model);
+    });
 
     private Optional<String> probe(Model model, CancellationToken cancel) {
         assertEquals(PRIMARY, model);
@@ -69,6 +74,8 @@ class ProbeBackTest {
         assertEquals(1, probed.size());
         assertEquals(List.of(PRIMARY), cleared);
         assertEquals(new AgentEvent.RetryProbeResult("alpha/alpha-1", true, null), events.get(events.size() - 1));
+        assertEquals(List.of(events.size() - 1), eventsWhenCleared,
+                "cleared before the result is emitted: a client acting on it finds the primary usable");
         assertFalse(probes.armed());
 
         scheduler.advance(10_000);
