@@ -11,6 +11,10 @@ import dev.agentd.server.tools.ToolResult;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -78,17 +82,20 @@ final class EditorTerminal implements Tool {
     /** The exit status; null when the run was cancelled or timed out (the command was killed). */
     private JsonNode waitForExit(String terminalId, double timeoutSeconds, CancellationToken cancel) throws Exception {
         var exit = connection.request("terminal/wait_for_exit", params().put("terminalId", terminalId));
+        Runnable unregister = cancel.onCancel(() -> exit.cancel(false));
         try {
-            if (timeoutSeconds > 0) {
-                return exit.get(Math.round(timeoutSeconds * 1000), java.util.concurrent.TimeUnit.MILLISECONDS);
-            }
-            return EditorTools.await(exit, cancel);
-        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.CancellationException e) {
+            return timeoutSeconds > 0 ? exit.get(Math.round(timeoutSeconds * 1000), TimeUnit.MILLISECONDS)
+                    : exit.get();
+        } catch (TimeoutException | CancellationException e) {
             kill(terminalId);
             return null;
         } catch (InterruptedException e) {
             kill(terminalId);
             throw e;
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        } finally {
+            unregister.run();
         }
     }
 
