@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -133,8 +134,9 @@ public final class FallbackControl {
             return new FallbackView(true, null, false, false, episode != null);
         }
         long now = context.scheduler().monotonicMs();
-        boolean any = scan(chains, key.get(), choice, episode, now, false).next().isPresent();
-        boolean offProvider = any && scan(chains, key.get(), choice, episode, now, true).next().isPresent();
+        Predicate<String> open = circuits.openNow(); // one read of the shared store for both scans
+        boolean any = scan(chains, key.get(), choice, episode, now, open, false).next().isPresent();
+        boolean offProvider = any && scan(chains, key.get(), choice, episode, now, open, true).next().isPresent();
         return new FallbackView(true, key.get(), any, offProvider, episode != null,
                 circuits.probing(choice.model().selector()));
     }
@@ -144,7 +146,7 @@ public final class FallbackControl {
     }
 
     private CandidateScan.Scan scan(Chains chains, String key, ModelChoice choice, Episode episode, long now,
-            boolean skipOwnProvider) {
+            Predicate<String> circuitOpen, boolean skipOwnProvider) {
         // The entry the episode switched to names its thinking level; a model changed since then does not.
         String current = episode != null && catalog.resolve(episode.currentEntry())
                 .map(resolved -> resolved.model().selector().equalsIgnoreCase(choice.model().selector()))
@@ -153,7 +155,7 @@ public final class FallbackControl {
         CandidateScan.View view = CandidateScan.View.of(choice.model(), choice.effective())
                 .withTried(health::tried)
                 .withCooling(base -> health.cooling(base, now))
-                .withCircuitOpen(circuits.openNow())
+                .withCircuitOpen(circuitOpen)
                 .withCredentials(this::hasCredential)
                 .withAccountSpent(provider -> health.accountSpent(provider, now))
                 .withCredentialRejected(provider -> health.rejected(provider)
@@ -188,7 +190,7 @@ public final class FallbackControl {
         String base = from.selector();
         noteFailure(action, from, now);
         health.markTried(base);
-        CandidateScan.Scan scan = scan(chains, key.get(), choice, episode, now, false);
+        CandidateScan.Scan scan = scan(chains, key.get(), choice, episode, now, circuits.openNow(), false);
         scan.skips().forEach(skip -> services.log().debug("candidate_skipped", Map.of("candidate", skip.candidate(),
                 "skipReason", skip.reason().wire(), "chainKey", key.get())));
         if (scan.next().isEmpty()) {
@@ -408,7 +410,8 @@ public final class FallbackControl {
         if (key.isEmpty() || !(circuits.admit(base) instanceof Admission.Open)) {
             return;
         }
-        CandidateScan.Scan scan = scan(chains, key.get(), choice, episode, context.scheduler().monotonicMs(), false);
+        CandidateScan.Scan scan = scan(chains, key.get(), choice, episode, context.scheduler().monotonicMs(),
+                circuits.openNow(), false);
         if (scan.next().isEmpty() || scan.circuitOpen()) {
             return;
         }
