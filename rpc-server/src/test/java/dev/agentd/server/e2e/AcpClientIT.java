@@ -1,15 +1,11 @@
 package dev.agentd.server.e2e;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.json.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -32,17 +28,7 @@ class AcpClientIT {
 
     static Path installedSdk() throws IOException, InterruptedException {
         Path sdk = INSTALL.resolve("node_modules/@agentclientprotocol/sdk");
-        if (Files.isRegularFile(sdk.resolve("dist/v1/acp.js"))
-                && Files.isDirectory(INSTALL.resolve("node_modules/zod"))) {
-            return sdk;
-        }
-        Path npm = ExternalTools.find("npm").orElseThrow();
-        Files.createDirectories(INSTALL);
-        List<String> command = new ArrayList<>(List.of(npm.toString(), "install", "--prefix", INSTALL.toString(),
-                "--no-audit", "--no-fund", "--ignore-scripts"));
-        command.addAll(PACKAGES);
-        ExternalTools.Result install = ExternalTools.run(command, INSTALL, Map.of(), 600);
-        assertEquals(0, install.exitCode(), "npm install failed: " + ExternalTools.tail(install.stderr()));
+        NodeDrivers.install(INSTALL, PACKAGES, List.of(sdk.resolve("dist/v1/acp.js"), INSTALL.resolve("node_modules/zod")));
         return sdk;
     }
 
@@ -101,18 +87,6 @@ class AcpClientIT {
                         "AGENTD_ARGS", arguments(dir.resolve("script.json")),
                         "AGENTD_SLOW_DIR", slowAgent.toString(), "AGENTD_SLOW_ARGS", arguments(dir.resolve("slow.json"))),
                 180);
-        String lastLine = run.stdout().strip().isEmpty() ? "{}" : run.stdout().strip().lines()
-                .reduce((a, b) -> b).orElse("{}");
-        JsonNode report = Json.mapper().readTree(lastLine);
-        List<String> failed = new ArrayList<>();
-        report.path("checks").forEach(check -> {
-            if (!check.path("ok").asBoolean()) {
-                failed.add(check.path("name").asText() + ": " + check.path("detail"));
-            }
-        });
-        assertTrue(report.path("checks").size() >= 30, "driver report: " + run.stdout() + "\nstderr: "
-                + ExternalTools.tail(run.stderr()));
-        assertEquals(List.of(), failed, "stderr: " + ExternalTools.tail(run.stderr()));
-        assertEquals(0, run.exitCode());
+        NodeDrivers.assertAllChecksPassed(run, 30);
     }
 }

@@ -1,15 +1,10 @@
 package dev.agentd.server.e2e;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentd.protocol.json.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -30,14 +25,7 @@ class PiClientIT {
 
     static Path installedPackage() throws IOException, InterruptedException {
         Path pkg = INSTALL.resolve("node_modules/@mariozechner/pi-coding-agent");
-        if (Files.isRegularFile(pkg.resolve("dist/modes/rpc/rpc-client.js"))) {
-            return pkg;
-        }
-        Path npm = ExternalTools.find("npm").orElseThrow();
-        Files.createDirectories(INSTALL);
-        ExternalTools.Result install = ExternalTools.run(List.of(npm.toString(), "install", "--prefix",
-                INSTALL.toString(), "--no-audit", "--no-fund", "--ignore-scripts", PACKAGE), INSTALL, Map.of(), 600);
-        assertEquals(0, install.exitCode(), "npm install failed: " + ExternalTools.tail(install.stderr()));
+        NodeDrivers.install(INSTALL, List.of(PACKAGE), List.of(pkg.resolve("dist/modes/rpc/rpc-client.js")));
         return pkg;
     }
 
@@ -66,18 +54,6 @@ class PiClientIT {
                 NODE_SOURCES.resolve("agentd-shim.mjs").toString(), work.toString()), work,
                 Map.of("AGENTD_DIR", agent.toString(), "AGENTD_JAR", DaemonProcess.jar().toString(),
                         "AGENTD_FAUX_CHUNK_DELAY_MS", "1"), 180);
-        String lastLine = run.stdout().strip().isEmpty() ? "{}" : run.stdout().strip().lines()
-                .reduce((a, b) -> b).orElse("{}");
-        JsonNode report = Json.mapper().readTree(lastLine);
-        List<String> failed = new ArrayList<>();
-        report.path("checks").forEach(check -> {
-            if (!check.path("ok").asBoolean()) {
-                failed.add(check.path("name").asText() + ": " + check.path("detail"));
-            }
-        });
-        assertTrue(report.path("checks").size() >= 30, "driver report: " + run.stdout() + "\nstderr: "
-                + ExternalTools.tail(run.stderr()));
-        assertEquals(List.of(), failed, "stderr: " + ExternalTools.tail(run.stderr()));
-        assertEquals(0, run.exitCode());
+        NodeDrivers.assertAllChecksPassed(run, 30);
     }
 }
