@@ -58,11 +58,7 @@ class GrammarFuzzIT {
     @Test
     void grammarAwareInputAndHostileRepliesNeverWedgeNorLeak() throws Exception {
         server = FakeProviderServer.start();
-        Path agentDir = Files.createDirectories(dir.resolve("agent"));
-        Files.writeString(agentDir.resolve("models.json"), """
-                {"providers":{"local":{"baseUrl":"%s","api":"openai-completions","apiKey":"%s",
-                  "models":[{"id":"local-model","contextWindow":32000,"maxTokens":4096}]}}}
-                """.formatted(server.baseUrl(), KEY));
+        Path agentDir = LocalProvider.agentDir(dir, server, KEY);
         Files.writeString(agentDir.resolve("settings.json"), """
                 {"retry":{"baseDelayMs":5,"maxRetries":1,
                   "provider":{"streamStartTimeoutMs":400,"streamIdleTimeoutMs":300}}}

@@ -50,11 +50,7 @@ class HostileProviderIT {
     @Test
     void hostileProviderTextNeitherWedgesTheDaemonNorLeaksTheKey() throws Exception {
         server = FakeProviderServer.start();
-        Path agentDir = Files.createDirectories(dir.resolve("agent"));
-        Files.writeString(agentDir.resolve("models.json"), """
-                {"providers":{"local":{"baseUrl":"%s","api":"openai-completions","apiKey":"%s",
-                  "models":[{"id":"local-model","contextWindow":32000,"maxTokens":4096}]}}}
-                """.formatted(server.baseUrl(), KEY));
+        Path agentDir = LocalProvider.agentDir(dir, server, KEY);
         Files.writeString(agentDir.resolve("settings.json"), "{\"retry\":{\"baseDelayMs\":10,\"maxRetries\":1}}");
         Path sessions = Files.createDirectories(dir.resolve("sessions"));
         daemon = DaemonProcess.start(agentDir, dir, "--session-dir", sessions.toString(), "--model", "local/local-model");

@@ -61,11 +61,7 @@ class ProviderFaultIT {
     @Test
     void everyPromptEndsWhateverTheProviderDoes() throws Exception {
         server = FakeProviderServer.start();
-        Path agentDir = Files.createDirectories(dir.resolve("agent"));
-        Files.writeString(agentDir.resolve("models.json"), """
-                {"providers":{"local":{"baseUrl":"%s","api":"openai-completions","apiKey":"sk-local-fault-test",
-                  "models":[{"id":"local-model","contextWindow":32000,"maxTokens":4096}]}}}
-                """.formatted(server.baseUrl()));
+        Path agentDir = LocalProvider.agentDir(dir, server, "sk-local-fault-test");
         Files.writeString(agentDir.resolve("settings.json"), """
                 {"retry":{"baseDelayMs":10,"maxRetries":%d,
                   "provider":{"streamStartTimeoutMs":%d,"streamIdleTimeoutMs":%d}}}
