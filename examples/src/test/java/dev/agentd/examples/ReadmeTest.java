@@ -73,11 +73,12 @@ class ReadmeTest {
                             + message.path("content").path(0).path("text").asText(message.path("stopReason").asText()));
                 }
             }
-            // The follow-up's response is written by the reader thread while the run starts on the
-            // run thread: it comes after the prompt's own response and before its own turn, but its
-            // place among the first run's events is not fixed.
+            // The prompt answers from the run thread once its preflight passes, while the reader
+            // thread answers the follow-up as soon as it is queued: the follow-up's response comes
+            // before its own turn, but its place relative to the prompt's answer and the first run's
+            // events is not fixed (README: correlate by id).
             int followUp = story.indexOf("response 4");
-            assertTrue(followUp > story.indexOf("response 3")
+            assertTrue(followUp > story.indexOf("response 2")
                     && followUp < story.indexOf("message_end user And a second question"), story.toString());
             story.remove(followUp);
             assertEquals(List.of("response 1", "response 2", "response 3",
