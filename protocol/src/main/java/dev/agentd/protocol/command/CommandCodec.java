@@ -98,7 +98,7 @@ public final class CommandCodec {
         }
         Command command;
         try {
-            command = Json.mapper().treeToValue(fields, cls);
+            command = COMPONENTS.get(cls).isEmpty() ? withoutFields(cls) : Json.mapper().treeToValue(fields, cls);
         } catch (JsonMappingException e) {
             return new Rejected(id, type, describe(e));
         } catch (Exception e) {
@@ -106,6 +106,15 @@ public final class CommandCodec {
         }
         String invalid = checkFields(command);
         return invalid == null ? new Decoded(id, command) : new Rejected(id, type, invalid);
+    }
+
+    /**
+     * A command without fields ({@code get_state}, {@code abort}, …): whatever else the object holds
+     * is ignored, as the mapper ignores unknown fields, so it is built directly — a daemon's first
+     * {@code get_state} then needs no {@code ObjectMapper} (start-up, issue 18).
+     */
+    private static Command withoutFields(Class<? extends Command> cls) throws ReflectiveOperationException {
+        return cls.getDeclaredConstructor().newInstance();
     }
 
     /** Required fields present; no list holds a null element. Returns the problem, or null. */

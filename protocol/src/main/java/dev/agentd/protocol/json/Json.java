@@ -2,7 +2,6 @@ package dev.agentd.protocol.json;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -74,11 +73,7 @@ public final class Json {
                 })
                 .addModule(families)
                 .build();
-        // Lines may legitimately carry large strings (file contents, base64 images).
-        mapper.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
-                .maxStringLength(Integer.MAX_VALUE)
-                .maxNestingDepth(1000)
-                .build());
+        mapper.getFactory().setStreamReadConstraints(JsonTrees.READ_LIMITS);
         return mapper;
     }
 }

@@ -1,9 +1,13 @@
 package dev.agentd.protocol.jsonl;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentd.protocol.json.JsonTrees;
+import dev.agentd.protocol.json.WireTrees;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.function.Supplier;
 
 /**
  * Writes one JSON record per line (SPEC §3.1): each record is serialized completely into a reused
@@ -12,15 +16,24 @@ import java.io.OutputStream;
  *
  * <p>A writer with several records at hand {@link #append}s them and {@link #flush}es once: one
  * {@code write} for all their lines, which is what a reader that fell behind needs.
+ *
+ * <p>Trees and the records {@link WireTrees} knows ({@code ready}, responses) are written with
+ * jackson-core alone; the mapper is asked for only when another record comes, so a daemon's first
+ * exchange never waits for it to be built (start-up, issue 18).
  */
 public final class JsonlWriter {
     private static final int KEEP_CAPACITY = 1024 * 1024;
 
     private final OutputStream out;
-    private final ObjectMapper mapper;
+    private final Supplier<ObjectMapper> mapper;
     private Buffer buffer = new Buffer();
 
     public JsonlWriter(OutputStream out, ObjectMapper mapper) {
+        this(out, () -> mapper);
+    }
+
+    /** {@code mapper} is called on the first record that needs it, not before. */
+    public JsonlWriter(OutputStream out, Supplier<ObjectMapper> mapper) {
         this.out = out;
         this.mapper = mapper;
     }
@@ -38,7 +51,12 @@ public final class JsonlWriter {
     public synchronized void append(Object record) throws IOException {
         int start = buffer.size();
         try {
-            mapper.writeValue(buffer, record);
+            JsonNode tree = WireTrees.of(record);
+            if (tree != null) {
+                JsonTrees.write(buffer, tree);
+            } else {
+                mapper.get().writeValue(buffer, record);
+            }
             buffer.write('\n');
         } catch (IOException | RuntimeException e) {
             buffer.truncate(start);

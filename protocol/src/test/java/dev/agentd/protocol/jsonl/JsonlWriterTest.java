@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.json.Json;
+import dev.agentd.protocol.response.Response;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -214,5 +216,28 @@ class JsonlWriterTest {
             assertEquals(record, MAPPER.readValue(line.bytes(), Map.class));
         }
         assertEquals(null, reader.next());
+    }
+
+    /** Start-up (issue 18): ready, responses and trees never ask for the mapper; any other record does. */
+    @Test
+    void theFirstExchangeNeedsNoMapper() throws IOException {
+        int[] asked = new int[1];
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        JsonlWriter writer = new JsonlWriter(out, () -> {
+            asked[0]++;
+            return MAPPER;
+        });
+        AgentEvent.Ready ready = new AgentEvent.Ready("dev", "rpc", null, List.of("a warning"));
+        Response answer = Response.ok("1", "get_state", MAPPER.createObjectNode().put("isStreaming", false));
+        writer.write(ready);
+        writer.write(answer);
+        writer.write(MAPPER.createObjectNode().put("id", 7).put("type", "response"));
+        assertEquals(0, asked[0], "no mapper for the first exchange");
+        writer.write(new AgentEvent.AgentStart());
+        assertEquals(1, asked[0]);
+        assertEquals(new String(MAPPER.writeValueAsBytes(ready), StandardCharsets.UTF_8) + "\n"
+                + new String(MAPPER.writeValueAsBytes(answer), StandardCharsets.UTF_8) + "\n"
+                + "{\"id\":7,\"type\":\"response\"}\n{\"type\":\"agent_start\"}\n",
+                out.toString(StandardCharsets.UTF_8));
     }
 }
