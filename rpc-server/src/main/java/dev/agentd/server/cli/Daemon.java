@@ -169,7 +169,7 @@ public final class Daemon {
         AgentSession session = sessions.create(cwd, sessionFile, tools);
         Daemon[] self = new Daemon[1];
         // Off the writing thread: that is often the run thread, and shutdown() waits for the run to stop.
-        RpcOutput output = RpcOutput.queued(out, Json.mapper(), RpcOutput.DEFAULT_CAPACITY,
+        RpcOutput output = RpcOutput.queued(out, Json::mapper, RpcOutput.DEFAULT_CAPACITY,
                 () -> self[0].shutdownInBackground("agentd-stdout-closed"));
         SlashCommands slashCommands = new SlashCommands(dirs.agentDir(), dirs.projectDir());
         CommandRouter router = new CommandRouter(session, script, new PiExtras(slashCommands, cwd));
@@ -209,6 +209,7 @@ public final class Daemon {
         session.subscribe(DecisionLog::onEvent);
         mode.emit(new AgentEvent.Ready(Version.current(), options.mode(), session.models().current(), warnings));
         StartupTrace.mark("ready");
+        CodecWarmup.start(); // after ready: the first get_state answer needs no mapper
         Thread reader = new Thread(() -> {
             try {
                 mode.serve();

@@ -40,7 +40,7 @@ public final class Main {
             System.exit(0);
             return;
         }
-        CodecWarmup.start(); // first: the mapper is the largest single cost before the first answer
+        StartupPrelude.start(); // before the first logger: slf4j is the main thread's first long step
         int code;
         try {
             code = Daemon.start(options, System.in, protocolOut).serve();

@@ -1,6 +1,5 @@
 package dev.agentd.server.fallback;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentd.protocol.json.Json;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -39,7 +38,6 @@ public final class NdjsonFallbackLog implements FallbackLog {
     private final Path rotated;
     private final long maxBytes;
     private final Clock clock;
-    private final ObjectMapper mapper = Json.mapper();
     private final boolean posix = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
     private final AtomicBoolean reported = new AtomicBoolean();
 
@@ -60,7 +58,7 @@ public final class NdjsonFallbackLog implements FallbackLog {
     public void write(Level level, String event, Map<String, ?> data) {
         try {
             String ts = Instant.now(clock).toString();
-            byte[] line = (mapper.writeValueAsString(LogScrubber.record(ts, level.wire(), event, data)) + "\n")
+            byte[] line = (Json.mapper().writeValueAsString(LogScrubber.record(ts, level.wire(), event, data)) + "\n")
                     .getBytes(StandardCharsets.UTF_8);
             append(line);
         } catch (IOException | RuntimeException failure) {

@@ -2,7 +2,7 @@ package dev.agentd.server.rpc;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentd.protocol.json.Json;
+import dev.agentd.protocol.json.JsonTrees;
 import dev.agentd.protocol.jsonl.JsonlReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -90,7 +90,7 @@ public final class CommandLines {
         } else if (line instanceof JsonlReader.Line.Text text) {
             JsonNode node;
             try {
-                node = Json.mapper().readTree(text.bytes());
+                node = JsonTrees.read(text.bytes()); // as the mapper's readTree, without waiting for it
             } catch (IOException e) {
                 handler.invalid(parseProblem(e), text.bytes());
                 return;

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.agentd.protocol.command.Command;
 import dev.agentd.protocol.json.Json;
+import dev.agentd.protocol.json.WireTrees;
+import dev.agentd.protocol.response.SessionState;
 import dev.agentd.protocol.response.Response;
 import dev.agentd.protocol.response.Results;
 import dev.agentd.server.agent.MessageQueues;
@@ -192,6 +194,9 @@ public final class CommandRouter {
         }
         if (data instanceof JsonNode node) {
             return node;
+        }
+        if (data instanceof SessionState state) {
+            return WireTrees.state(state); // no ObjectMapper for a first get_state (start-up)
         }
         return Json.mapper().valueToTree(data);
     }

@@ -2,7 +2,8 @@ package dev.agentd.server.rpc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentd.protocol.json.Json;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.agentd.protocol.json.WireTrees;
 import dev.agentd.protocol.response.Response;
 
 /**
@@ -19,9 +20,9 @@ final class IdEcho {
         if (id == null || id.isTextual()) {
             return response; // absent, or the text the record already carries
         }
-        ObjectNode fields = Json.mapper().valueToTree(response);
+        ObjectNode fields = WireTrees.response(response);
         fields.remove("id");
-        ObjectNode out = Json.mapper().createObjectNode();
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
         out.set("id", id);
         out.setAll(fields);
         return out;

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,7 +36,7 @@ public final class RpcOutput {
         this.onClosed = onClosed;
     }
 
-    private RpcOutput(OutputStream out, ObjectMapper mapper, int capacity, Runnable onClosed) {
+    private RpcOutput(OutputStream out, Supplier<ObjectMapper> mapper, int capacity, Runnable onClosed) {
         this.onClosed = onClosed;
         this.writer = null;
         JsonlWriter lines = new JsonlWriter(out, mapper);
@@ -52,8 +53,12 @@ public final class RpcOutput {
         }, this::broken, capacity).start("agentd-stdout");
     }
 
-    /** Serializes and writes on a thread of its own, in order, coalescing delta updates while behind. */
-    public static RpcOutput queued(OutputStream out, ObjectMapper mapper, int capacity, Runnable onClosed) {
+    /**
+     * Serializes and writes on a thread of its own, in order, coalescing delta updates while behind;
+     * {@code mapper} is first asked for by a record that needs it (see {@link JsonlWriter}).
+     */
+    public static RpcOutput queued(OutputStream out, Supplier<ObjectMapper> mapper, int capacity,
+            Runnable onClosed) {
         return new RpcOutput(out, mapper, capacity, onClosed);
     }
 

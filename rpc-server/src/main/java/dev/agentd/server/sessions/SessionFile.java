@@ -1,7 +1,6 @@
 package dev.agentd.server.sessions;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.message.AgentMessage;
@@ -43,7 +42,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class SessionFile {
     private static final Logger LOG = LoggerFactory.getLogger(SessionFile.class);
-    private static final ObjectMapper MAPPER = Json.mapper();
     /** Loaded whole into memory; far above any real session, far below the heap. */
     static final long MAX_LOAD_BYTES = 512L * 1024 * 1024;
 
@@ -91,11 +89,11 @@ public final class SessionFile {
         }
         SessionHeader header;
         try {
-            JsonNode first = MAPPER.readTree(bytes, lines.get(0)[0], lines.get(0)[1]);
+            JsonNode first = Json.mapper().readTree(bytes, lines.get(0)[0], lines.get(0)[1]);
             if (!"session".equals(first.path("type").asText())) {
                 throw new IOException("missing session header");
             }
-            header = MAPPER.treeToValue(first, SessionHeader.class);
+            header = Json.mapper().treeToValue(first, SessionHeader.class);
         } catch (IOException e) {
             throw new IOException("not a session file: " + file + " (" + e.getMessage() + ")", e);
         }
@@ -104,7 +102,7 @@ public final class SessionFile {
         for (int i = 1; i < lines.size(); i++) {
             int[] line = lines.get(i);
             try {
-                SessionEntry entry = decode((ObjectNode) MAPPER.readTree(bytes, line[0], line[1]));
+                SessionEntry entry = decode((ObjectNode) Json.mapper().readTree(bytes, line[0], line[1]));
                 String previous = session.leafId;
                 if (entry.parentId() != null && !session.byId.containsKey(entry.parentId()) && previous != null
                         && entry.id() != null) {
@@ -335,7 +333,7 @@ public final class SessionFile {
 
     private static byte[] line(Object record) {
         try {
-            byte[] json = MAPPER.writeValueAsBytes(record);
+            byte[] json = Json.mapper().writeValueAsBytes(record);
             byte[] line = new byte[json.length + 1];
             System.arraycopy(json, 0, line, 0, json.length);
             line[json.length] = '\n';
@@ -348,7 +346,7 @@ public final class SessionFile {
     private static SessionEntry decode(ObjectNode node) throws IOException {
         String type = node.path("type").asText();
         Class<? extends SessionEntry> known = ENTRY_TYPES.get(type);
-        return known == null ? new SessionEntry.Unknown(node) : MAPPER.treeToValue(node, known);
+        return known == null ? new SessionEntry.Unknown(node) : Json.mapper().treeToValue(node, known);
     }
 
     private static final Map<String, Class<? extends SessionEntry>> ENTRY_TYPES =

@@ -12,22 +12,31 @@ import com.fasterxml.jackson.databind.ser.DefaultSerializerProvider;
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.server.ai.faux.FauxModels;
+import dev.agentd.protocol.event.AssistantMessageEvent;
+import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.message.ContentBlock;
+import dev.agentd.protocol.message.StopReason;
+import dev.agentd.protocol.message.Usage;
 import java.io.IOException;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The start-up warm-up builds the first exchange's serializers, and can never fail start-up. */
+/** The warm-up after {@code ready} builds a first prompt's deserializers and serializers, and can never fail start-up. */
 class CodecWarmupTest {
 
     @Test
-    void buildsTheSerializersOfReadyAndTheFirstAnswerAhead() throws IOException {
+    void buildsTheSerializersOfAFirstReplyAhead() throws IOException {
         ObjectMapper fresh = Json.mapper().copy(); // caches of its own, still empty
         assertEquals(0, cached(fresh));
         CodecWarmup.run(fresh);
         int warmed = cached(fresh);
-        assertTrue(warmed >= 3, warmed + " serializers cached (ready, response, session state at least)");
+        assertTrue(warmed >= 2, warmed + " serializers cached (message_update and its message at least)");
 
-        AgentEvent ready = new AgentEvent.Ready("1", "rpc", FauxModels.FAUX_1);
-        assertEquals(Json.mapper().copy().writeValueAsString(ready), fresh.writeValueAsString(ready),
+        AgentMessage.Assistant partial = new AgentMessage.Assistant(List.of(new ContentBlock.Text("hi", null)),
+                FauxModels.API, "m", "faux", Usage.ZERO, StopReason.STOP, null, 1L);
+        AgentEvent update = new AgentEvent.MessageUpdate(partial,
+                new AssistantMessageEvent("text_delta", 0, "hi", null, null, partial));
+        assertEquals(Json.mapper().copy().writeValueAsString(update), fresh.writeValueAsString(update),
                 "what is written does not change");
     }
 
@@ -38,9 +47,9 @@ class CodecWarmupTest {
     @Test
     void aFailingWarmUpIsSwallowed() {
         SimpleModule broken = new SimpleModule("broken");
-        broken.addSerializer(AgentEvent.Ready.class, new JsonSerializer<>() {
+        broken.addSerializer(AgentEvent.MessageUpdate.class, new JsonSerializer<>() {
             @Override
-            public void serialize(AgentEvent.Ready value, JsonGenerator gen, SerializerProvider provider)
+            public void serialize(AgentEvent.MessageUpdate value, JsonGenerator gen, SerializerProvider provider)
                     throws IOException {
                 throw new IOException("cannot write");
             }
