@@ -57,6 +57,14 @@ const text = (list, kind = "agent_message_chunk") =>
   list.filter((u) => u.sessionUpdate === kind && !u._meta).map((u) => u.content?.text ?? "").join("");
 const option = (options, id) => (options || []).find((o) => o.id === id);
 
+// A request agentd sent before answering the prompt may still be in the SDK's hands when the
+// prompt's answer resolves (its handlers run asynchronously); wait for it, within a bound.
+async function eventually(predicate, ms = 10000) {
+  const deadline = Date.now() + ms;
+  while (!predicate() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  return predicate();
+}
+
 async function attempt(name, fn) {
   try {
     await fn();
@@ -221,7 +229,8 @@ await app.connectWith(main.stream, async (ctx) => {
     check("terminal: created with bash -c in the session's cwd", t?.params?.command === "bash"
         && t.params.args?.[0] === "-c" && t.params.args[1].startsWith("echo from the terminal")
         && t.params.cwd === work && t.params.sessionId === a.sessionId, t?.params);
-    check("terminal: released", t?.released === true && t.killed === false, t && { released: t.released, killed: t.killed });
+    check("terminal: released", await eventually(() => t?.released === true) && t.killed === false,
+        t && { released: t.released, killed: t.killed });
     const done = got.find((u) => u.sessionUpdate === "tool_call_update" && u.status === "failed");
     check("terminal: output and exit code in the result", r.stopReason === "end_turn"
         && JSON.stringify(done?.content).includes("from the terminal")
