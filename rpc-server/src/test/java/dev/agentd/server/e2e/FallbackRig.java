@@ -225,10 +225,22 @@ final class FallbackRig implements AutoCloseable {
      * Waits until get_fallback_state lists no running cooldown for {@code selector}: the daemon's
      * own clock decides, so the test waits exactly as long as the cooldown, however slow the machine.
      */
+    /**
+     * Until {@code selector} is neither cooling down nor behind an open circuit. The two end about
+     * together, but the circuit opens a little after the cooldown starts (by as much as a loaded
+     * machine delays the switch), so a test that expects a revert waits for both.
+     */
     void awaitNoCooldown(String selector) {
         Waits.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
-            for (JsonNode cooldown : data("get_fallback_state").path("cooldowns")) {
+            JsonNode state = data("get_fallback_state");
+            for (JsonNode cooldown : state.path("cooldowns")) {
                 if (selector.equals(cooldown.path("selector").asText()) && cooldown.path("remainingMs").asLong() > 0) {
+                    return false;
+                }
+            }
+            for (JsonNode circuit : state.path("circuits")) {
+                if (selector.equals(circuit.path("selector").asText()) && "open".equals(circuit.path("state").asText())
+                        && circuit.path("remainingMs").asLong() > 0) {
                     return false;
                 }
             }
