@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -23,14 +24,22 @@ import org.slf4j.LoggerFactory;
  * value, anything else is the literal. A command runs once per process, on a worker thread of its
  * own; its limit (10 s) covers the whole command, from start to exit, and at the limit its process
  * tree is killed. Its outcome, a failure included, is cached for the process. A caller waits for
- * the outcome at most until the limit, or until its run is cancelled. Neither a value nor a
- * command line is ever logged: commands may embed secrets.
+ * the outcome at most until the limit, or until its run is cancelled. A command still running
+ * when the daemon exits is killed with its tree (it would otherwise outlive us, polling a password
+ * manager forever). Neither a value nor a command line is ever logged: commands may embed secrets.
  */
 public final class SecretResolver {
     private static final Logger LOG = LoggerFactory.getLogger(SecretResolver.class);
     public static final long COMMAND_LIMIT_MS = 10_000;
     /** More output than any key: a command that prints more is broken, not a key source. */
     private static final int MAX_OUTPUT_BYTES = 64 * 1024;
+    /** Commands still running, of every resolver in the process; killed at exit. */
+    private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(SecretResolver::killTree),
+                "agentd-secret-reaper"));
+    }
 
     private final Map<String, String> env;
     private final Scheduler scheduler;
@@ -118,6 +127,15 @@ public final class SecretResolver {
             outcome.complete(Optional.empty());
             return;
         }
+        RUNNING.add(process);
+        try {
+            supervise(process, purpose, outcome);
+        } finally {
+            RUNNING.remove(process);
+        }
+    }
+
+    private void supervise(Process process, String purpose, CompletableFuture<Optional<String>> outcome) {
         Scheduler.Cancellable limit;
         try {
             limit = scheduler.schedule(limitMs, () -> {

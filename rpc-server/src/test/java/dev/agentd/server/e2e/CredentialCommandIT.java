@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A {@code !command} key that waits (a password manager asking for an unlock) through the real
  * jar: while the run waits for it, the reader answers everything — the model list, the state and
  * abort — and abort ends the run at once. The old resolver held the credential lock for the
- * whole command, so these waited until the command ended (here: never).
+ * whole command, so these waited until the command ended (here: never). A command still running
+ * when the daemon exits dies with it.
  */
 class CredentialCommandIT {
     @TempDir
@@ -52,5 +53,8 @@ class CredentialCommandIT {
             assertEquals(List.of(), daemon.nonJsonLines());
             assertFalse(String.join("\n", daemon.rawLines()).contains("sk-never-SECRET"));
         }
+        // The daemon exited before the command's limit: the command must not outlive it.
+        Waits.await().until(() -> ProcessHandle.allProcesses().noneMatch(p -> p.info().commandLine()
+                .map(line -> line.contains(unlock.toString())).orElse(false)));
     }
 }
