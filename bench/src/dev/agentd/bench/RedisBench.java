@@ -4,8 +4,6 @@ import dev.agentd.server.runtime.SystemScheduler;
 import dev.agentd.server.state.Admission;
 import dev.agentd.server.state.CircuitTimings;
 import dev.agentd.server.state.CircuitView;
-import dev.agentd.server.state.Circuits;
-import dev.agentd.server.state.CredentialBlocks;
 import dev.agentd.server.state.CredentialId;
 import dev.agentd.server.state.ProbeToken;
 import dev.agentd.server.state.RedisEndpoint;
@@ -80,24 +78,11 @@ public final class RedisBench {
     }
 
     /** The local stand-in: the benchmark fails if Redis ever falls back to it. */
-    private static final class Unreached implements SharedState, Circuits, CredentialBlocks {
-        @Override
-        public Circuits circuits() {
-            return this;
-        }
-
-        @Override
-        public CredentialBlocks credentialBlocks() {
-            return this;
-        }
-
+    private static final class Unreached implements SharedState.Direct {
         @Override
         public StoreStatus status() {
             return new StoreStatus("memory", false, Optional.empty());
         }
-
-        @Override
-        public void close() {}
 
         @Override
         public Admission admit(String selector, String owner, CircuitTimings timings) {

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * cannot be written at all makes the store fall back, for the rest of the process, to
  * {@link MemoryState} and say so in {@link #status()}.
  */
-public final class FileState implements SharedState, Circuits, CredentialBlocks {
+public final class FileState implements SharedState.Direct {
     private static final Logger LOG = LoggerFactory.getLogger(FileState.class);
     public static final String FILE_NAME = "circuits.json";
 
@@ -51,23 +51,11 @@ public final class FileState implements SharedState, Circuits, CredentialBlocks 
     }
 
     @Override
-    public Circuits circuits() {
-        return this;
-    }
-
-    @Override
-    public CredentialBlocks credentialBlocks() {
-        return this;
-    }
-
-    @Override
     public StoreStatus status() {
         MemoryState memory = fallback.get();
         return memory == null ? new StoreStatus("file", true, Optional.empty()) : memory.status();
     }
 
-    @Override
-    public void close() {}
 
     @Override
     public Admission admit(String selector, String owner, CircuitTimings timings) {

@@ -10,7 +10,7 @@ import java.util.function.LongSupplier;
  * not. The default when no file can be used, and what tests and embedders get. Thread-safe: each
  * operation holds the one lock.
  */
-public final class MemoryState implements SharedState, Circuits, CredentialBlocks {
+public final class MemoryState implements SharedState.Direct {
     private final StateBook book = new StateBook();
     private final LongSupplier clock;
     private final StoreStatus status;
@@ -31,22 +31,10 @@ public final class MemoryState implements SharedState, Circuits, CredentialBlock
     }
 
     @Override
-    public Circuits circuits() {
-        return this;
-    }
-
-    @Override
-    public CredentialBlocks credentialBlocks() {
-        return this;
-    }
-
-    @Override
     public StoreStatus status() {
         return status;
     }
 
-    @Override
-    public void close() {}
 
     @Override
     public synchronized Admission admit(String selector, String owner, CircuitTimings timings) {

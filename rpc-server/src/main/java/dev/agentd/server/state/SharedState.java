@@ -16,4 +16,20 @@ public interface SharedState extends AutoCloseable {
     /** Releases connections, files and background threads; never throws. */
     @Override
     void close();
+
+    /** A store that keeps both tables itself and holds nothing to release (memory, file). */
+    interface Direct extends SharedState, Circuits, CredentialBlocks {
+        @Override
+        default Circuits circuits() {
+            return this;
+        }
+
+        @Override
+        default CredentialBlocks credentialBlocks() {
+            return this;
+        }
+
+        @Override
+        default void close() {}
+    }
 }
