@@ -43,8 +43,7 @@ class CircuitIT {
             assertEquals(List.of(), first.nonJsonLines(), "stdout carries only protocol records");
         }
         if (rig != null) {
-            rig.close();
-            assertEquals(List.of(), rig.daemon().nonJsonLines(), "stdout carries only protocol records");
+            rig.closeCheckingStdout();
         }
     }
 

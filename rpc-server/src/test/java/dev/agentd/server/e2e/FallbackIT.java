@@ -32,7 +32,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * fallback.log is {@link FallbackLogIT}.
  */
 class FallbackIT {
-    private static final String ONE_RUNG = "\"fallbackChains\":{\"alpha/alpha-1\":[\"beta/beta-1\"]}";
 
     @TempDir
     Path dir;
@@ -41,8 +40,7 @@ class FallbackIT {
     @AfterEach
     void tearDown() {
         if (rig != null) {
-            rig.close();
-            assertEquals(List.of(), rig.daemon().nonJsonLines(), "stdout carries only protocol records");
+            rig.closeCheckingStdout();
         }
     }
 
@@ -74,7 +72,7 @@ class FallbackIT {
     @ParameterizedTest(name = "jsonrpc={0}")
     @ValueSource(booleans = {false, true})
     void transientExhaustionWalksToTheNextRungAndSucceeds(boolean jsonRpc) throws IOException {
-        start(retrySettings(2, ONE_RUNG), jsonRpc, Map.of(), "--no-session");
+        start(retrySettings(2, FallbackRig.ONE_RUNG), jsonRpc, Map.of(), "--no-session");
         rig.alpha.enqueue(alphaOverloaded(), alphaOverloaded(), alphaOverloaded());
         rig.beta.enqueue(betaText("Beta answers."));
 
@@ -150,7 +148,7 @@ class FallbackIT {
 
     @Test
     void billingSwitchesAtOnceAndPinsTheFallback() throws IOException {
-        start(retrySettings(3, ONE_RUNG), "--no-session");
+        start(retrySettings(3, FallbackRig.ONE_RUNG), "--no-session");
         rig.alpha.enqueue(alphaCreditBalance());
         rig.beta.enqueue(betaText("Beta pays."), betaText("Still beta."));
 
@@ -193,7 +191,7 @@ class FallbackIT {
     void theFallbackRevertsAfterThePrimarysCooldownUnlessThePolicyIsNever(String policy) throws IOException {
         // The switch also opens the primary's circuit, which then decides the revert (FALLBACK §6):
         // a 1 s circuit that the 2 s Retry-After floors ends with the cooldown, not after 60 s.
-        start(retrySettings(0, ONE_RUNG + ",\"fallbackRevertPolicy\":\"" + policy + "\"")
+        start(retrySettings(0, FallbackRig.ONE_RUNG + ",\"fallbackRevertPolicy\":\"" + policy + "\"")
                 .replaceFirst("}$", ",\"fallback\":{\"circuitCooldownMs\":1000}}"), "--no-session");
         // Retry-After sets the primary's cooldown (FALLBACK §5.4): short, so the test need not wait
         // long, yet far longer than the zero-delay hop to beta takes on a loaded machine (the
@@ -230,7 +228,7 @@ class FallbackIT {
 
     @Test
     void aManualModelChangeEndsTheEpisode() throws IOException {
-        start(retrySettings(0, ONE_RUNG), "--no-session");
+        start(retrySettings(0, FallbackRig.ONE_RUNG), "--no-session");
         rig.alpha.enqueue(alphaOverloaded(), alphaText("Alpha again, by request."));
         rig.beta.enqueue(betaText("Beta meanwhile."));
         rig.promptAndSettle("hello");
@@ -254,7 +252,7 @@ class FallbackIT {
     @ValueSource(strings = {"--no-model-fallback", "AGENTD_NO_FALLBACK=1"})
     void theEscapeHatchesDisableSwitchingForTheRun(String how) throws IOException {
         boolean flag = how.startsWith("--");
-        start(retrySettings(1, ONE_RUNG), false, flag ? Map.of() : Map.of("AGENTD_NO_FALLBACK", "1"),
+        start(retrySettings(1, FallbackRig.ONE_RUNG), false, flag ? Map.of() : Map.of("AGENTD_NO_FALLBACK", "1"),
                 flag ? new String[] {"--no-session", how} : new String[] {"--no-session"});
         rig.alpha.enqueue(alphaOverloaded(), alphaOverloaded());
         assertFalse(rig.data("get_fallback_state").path("enabled").asBoolean(true));
@@ -270,7 +268,7 @@ class FallbackIT {
 
     @Test
     void theSessionFileRecordsTheSwitchAndContinueRestoresThePrimary() throws Exception {
-        start(retrySettings(0, ONE_RUNG));
+        start(retrySettings(0, FallbackRig.ONE_RUNG));
         rig.alpha.enqueue(alphaOverloaded());
         rig.beta.enqueue(betaText("Beta answers."));
         rig.promptAndSettle("hello");

@@ -1,5 +1,7 @@
 package dev.agentd.server.e2e;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.json.Json;
@@ -27,6 +29,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class FallbackRig implements AutoCloseable {
     static final String ALPHA_KEY = "sk-ant-e2e-fallback-ALPHA-7Q2wX9vK4mZp0s";
     static final String BETA_KEY = "sk-e2e-fallback-BETA-3Hn8Lr5Tq1YcW6d";
+    /** The shortest chain: alpha's first model falls back to beta's first. */
+    static final String ONE_RUNG = "\"fallbackChains\":{\"alpha/alpha-1\":[\"beta/beta-1\"]}";
     /** The retry, fallback and session event types, the ones whose order the contract fixes. */
     static final Set<String> RECOVERY_EVENTS = Set.of("auto_retry_start", "auto_retry_end", "model_changed",
             "retry_fallback_applied", "retry_fallback_succeeded", "retry_fallback_reverted",
@@ -274,5 +278,11 @@ final class FallbackRig implements AutoCloseable {
         }
         alpha.close();
         beta.close();
+    }
+
+    /** {@link #close}, then the check every fallback IT makes of its daemon: stdout held only records. */
+    void closeCheckingStdout() {
+        close();
+        assertEquals(List.of(), daemon().nonJsonLines(), "stdout carries only protocol records");
     }
 }

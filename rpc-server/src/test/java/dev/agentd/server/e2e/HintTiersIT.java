@@ -24,7 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
  * requests it saw) and only as lower bounds: a loaded machine may wait longer, never shorter.
  */
 class HintTiersIT {
-    private static final String ONE_RUNG = "\"fallbackChains\":{\"alpha/alpha-1\":[\"beta/beta-1\"]}";
     /** Lower bounds leave 5% for clock granularity between the daemon's timer and the server's stamp. */
     private static final double SLACK = 0.95;
 
@@ -35,8 +34,7 @@ class HintTiersIT {
     @AfterEach
     void tearDown() {
         if (rig != null) {
-            rig.close();
-            assertEquals(List.of(), rig.daemon().nonJsonLines(), "stdout carries only protocol records");
+            rig.closeCheckingStdout();
         }
     }
 
@@ -91,7 +89,7 @@ class HintTiersIT {
 
     @Test
     void tier1WaitsHalfTheHintOnTheSameModelThoughAChainIsConfigured() throws IOException {
-        start(retrySettings(3, ONE_RUNG));
+        start(retrySettings(3, FallbackRig.ONE_RUNG));
         rig.alpha.enqueue(alphaRateLimited("retry-after-ms", "2000"), alphaText("Alpha answers."));
         rig.promptAndSettle("hello");
         assertEquals(List.of("alpha-1", "alpha-1"), modelsAsked(rig.alpha));
@@ -107,7 +105,7 @@ class HintTiersIT {
     @Test
     void tier2SwitchesProbesTheDemotedModelAndTheNextPromptReverts() throws IOException {
         // cap 1 s < hint 4 s < probeBackMaxMs: tier 2; the probe is due 2 s after the 429
-        start(retrySettings(3, ONE_RUNG + ",\"hintedWaitCapMs\":1000"));
+        start(retrySettings(3, FallbackRig.ONE_RUNG + ",\"hintedWaitCapMs\":1000"));
         rig.alpha.enqueue(alphaRateLimited("retry-after", "4"), alphaText("OK"), alphaText("Alpha is back."));
         rig.beta.enqueue(betaText("Beta meanwhile."));
 
