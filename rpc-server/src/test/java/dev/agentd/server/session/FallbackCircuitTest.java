@@ -8,13 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.node.IntNode;
 import dev.agentd.protocol.command.FauxStep;
 import dev.agentd.protocol.event.AgentEvent;
-import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.response.Results;
 import dev.agentd.server.state.Admission;
 import dev.agentd.server.state.CircuitTimings;
 import dev.agentd.server.testing.SessionHarness;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -54,28 +52,6 @@ class FallbackCircuitTest {
         harness.session.settings().setRetry(maxRetries, 1L, 60_000L);
     }
 
-    /** Runs the prompt to its end, letting every retry sleep elapse on the fake clock. */
-    private void run(String text) {
-        CompletableFuture<Void> done = harness.session.prompt(text);
-        while (!done.isDone()) {
-            await().until(() -> done.isDone() || !harness.scheduler.pendingDelays().isEmpty());
-            List<Long> pending = harness.scheduler.pendingDelays();
-            if (!pending.isEmpty()) {
-                harness.scheduler.advance(pending.get(0));
-            }
-        }
-    }
-
-    private List<String> requestModels() {
-        List<String> models = new ArrayList<>();
-        for (AgentEvent.MessageEnd end : harness.events(AgentEvent.MessageEnd.class)) {
-            if (end.message() instanceof AgentMessage.Assistant reply) {
-                models.add(reply.provider() + "/" + reply.model());
-            }
-        }
-        return models;
-    }
-
     private static FauxStep overloaded() {
         return FauxStep.error("503 overloaded", 503);
     }
@@ -88,8 +64,8 @@ class FallbackCircuitTest {
     void aTransientSwitchOpensThePrimaryForEverySessionAndIsListed() {
         retries(1);
         harness.enqueue(overloaded(), overloaded(), FauxStep.text("the rung answers"));
-        run("hi");
-        assertEquals(List.of(PRIMARY, PRIMARY, RUNG), requestModels());
+        harness.promptToEnd("hi");
+        assertEquals(List.of(PRIMARY, PRIMARY, RUNG), harness.replyModels());
         assertEquals(List.of(new AgentEvent.FallbackCircuitOpened(PRIMARY, 60_000, null)),
                 harness.events(AgentEvent.FallbackCircuitOpened.class));
         assertEquals(new Admission.Open(60_000), otherSession());
@@ -103,7 +79,7 @@ class FallbackCircuitTest {
     void aRetryAfterLengthensTheOpening() {
         harness.session.settings().setRetry(0, 1L, 600_000L);
         harness.enqueue(overloaded().withRetryAfterMs(300_000), FauxStep.text("the rung answers"));
-        run("hi");
+        harness.promptToEnd("hi");
         assertEquals(List.of(new AgentEvent.FallbackCircuitOpened(PRIMARY, 300_000, 300_000L)),
                 harness.events(AgentEvent.FallbackCircuitOpened.class));
     }
@@ -114,8 +90,8 @@ class FallbackCircuitTest {
     void accessDeniedAndRequestShapeErrorsSwitchButNeverOpenACircuit(String message, int status) {
         retries(2);
         harness.enqueue(FauxStep.error(message, status), FauxStep.text("the rung answers"));
-        run("hi");
-        assertEquals(List.of(PRIMARY, RUNG), requestModels());
+        harness.promptToEnd("hi");
+        assertEquals(List.of(PRIMARY, RUNG), harness.replyModels());
         assertEquals(List.of(), harness.events(AgentEvent.FallbackCircuitOpened.class));
         assertEquals(new Admission.Closed(), otherSession());
     }
@@ -137,8 +113,8 @@ class FallbackCircuitTest {
         retries(2);
         harness.state.circuits().open(PRIMARY, OptionalLong.empty(), DEFAULTS);
         harness.enqueue(FauxStep.text("the rung answers"));
-        run("hi");
-        assertEquals(List.of(RUNG), requestModels(), "the primary was never asked");
+        harness.promptToEnd("hi");
+        assertEquals(List.of(RUNG), harness.replyModels(), "the primary was never asked");
         assertEquals(List.of(new AgentEvent.RetryFallbackApplied(PRIMARY, RUNG, PRIMARY, "transient", null)),
                 harness.events(AgentEvent.RetryFallbackApplied.class));
         assertEquals(List.of(), harness.events(AgentEvent.FallbackCircuitOpened.class), "a skip opens nothing");
@@ -150,8 +126,8 @@ class FallbackCircuitTest {
         harness.state.circuits().open(PRIMARY, OptionalLong.empty(), DEFAULTS);
         harness.scheduler.advance(60_000);
         harness.enqueue(overloaded(), FauxStep.text("the rung answers"));
-        run("hi");
-        assertEquals(List.of(PRIMARY, RUNG), requestModels(), "exactly one probe request");
+        harness.promptToEnd("hi");
+        assertEquals(List.of(PRIMARY, RUNG), harness.replyModels(), "exactly one probe request");
         assertEquals(List.of(new AgentEvent.FallbackCircuitOpened(PRIMARY, 120_000, null)),
                 harness.events(AgentEvent.FallbackCircuitOpened.class));
     }
@@ -167,7 +143,7 @@ class FallbackCircuitTest {
         assertInstanceOf(Admission.Open.class, otherSession(), "one probe, one owner");
         harness.scheduler.advance(1000);
         await().until(done::isDone);
-        assertEquals(List.of(PRIMARY), requestModels());
+        assertEquals(List.of(PRIMARY), harness.replyModels());
         assertEquals(List.of(new AgentEvent.FallbackCircuitClosed(PRIMARY)),
                 harness.events(AgentEvent.FallbackCircuitClosed.class));
         assertEquals(new Admission.Closed(), otherSession());
@@ -180,8 +156,8 @@ class FallbackCircuitTest {
         harness.scheduler.advance(60_000);
         assertInstanceOf(Admission.Probe.class, otherSession());
         harness.enqueue(FauxStep.text("the rung answers"));
-        run("hi");
-        assertEquals(List.of(RUNG), requestModels());
+        harness.promptToEnd("hi");
+        assertEquals(List.of(RUNG), harness.replyModels());
         assertEquals(List.of(new Results.FallbackCircuit(PRIMARY, "half-open", 120_000)),
                 harness.session.fallback().state().circuits());
     }
@@ -190,15 +166,15 @@ class FallbackCircuitTest {
     void theRevertWaitsForTheCircuitNotTheShorterCooldown() {
         retries(0);
         harness.enqueue(overloaded(), FauxStep.text("the rung answers"));
-        run("hi");
+        harness.promptToEnd("hi");
         harness.scheduler.advance(30_000); // the 5xx cooldown (20 s) is over, the circuit (60 s) is not
         harness.enqueue(FauxStep.text("still the rung"));
-        run("two");
-        assertEquals(List.of(PRIMARY, RUNG, RUNG), requestModels());
+        harness.promptToEnd("two");
+        assertEquals(List.of(PRIMARY, RUNG, RUNG), harness.replyModels());
         harness.scheduler.advance(30_000);
         harness.enqueue(FauxStep.text("the primary is back"));
-        run("three");
-        assertEquals(List.of(PRIMARY, RUNG, RUNG, PRIMARY), requestModels());
+        harness.promptToEnd("three");
+        assertEquals(List.of(PRIMARY, RUNG, RUNG, PRIMARY), harness.replyModels());
         assertEquals(1, harness.events(AgentEvent.RetryFallbackReverted.class).size());
         assertEquals(List.of(new AgentEvent.FallbackCircuitClosed(PRIMARY)),
                 harness.events(AgentEvent.FallbackCircuitClosed.class));
@@ -209,7 +185,7 @@ class FallbackCircuitTest {
         retries(0);
         harness.settings.setForProcess("fallback.circuitCooldownMs", IntNode.valueOf(0));
         harness.enqueue(overloaded(), FauxStep.text("the rung answers"));
-        run("hi");
+        harness.promptToEnd("hi");
         assertEquals(List.of(), harness.events(AgentEvent.FallbackCircuitOpened.class));
         assertEquals(new Admission.Closed(), otherSession());
         assertEquals(List.of(), harness.session.fallback().state().circuits());

@@ -1,17 +1,13 @@
 package dev.agentd.server.session;
 
-import static dev.agentd.server.testing.Waits.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.agentd.protocol.command.FauxStep;
 import dev.agentd.protocol.event.AgentEvent;
-import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.server.testing.ScriptedProvider;
 import dev.agentd.server.testing.SessionHarness;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,33 +29,12 @@ class FallbackProvidersTest {
         return harness;
     }
 
-    private static void run(SessionHarness harness, String text) {
-        CompletableFuture<Void> done = harness.session.prompt(text);
-        while (!done.isDone()) {
-            await().until(() -> done.isDone() || !harness.scheduler.pendingDelays().isEmpty());
-            List<Long> pending = harness.scheduler.pendingDelays();
-            if (!pending.isEmpty()) {
-                harness.scheduler.advance(pending.get(0));
-            }
-        }
-    }
-
-    private static List<String> requestModels(SessionHarness harness) {
-        List<String> models = new ArrayList<>();
-        for (AgentEvent.MessageEnd end : harness.events(AgentEvent.MessageEnd.class)) {
-            if (end.message() instanceof AgentMessage.Assistant reply) {
-                models.add(reply.provider() + "/" + reply.model());
-            }
-        }
-        return models;
-    }
-
     @Test
     void aRejectedCredentialSkipsEveryRungOfItsProviderForTheTurn() {
         try (SessionHarness harness = harness()) {
             harness.enqueue(FauxStep.error("401 invalid x-api-key", 401));
-            run(harness, "hi");
-            assertEquals(List.of("faux/faux-1", "scripted/scripted-1"), requestModels(harness),
+            harness.promptToEnd("hi");
+            assertEquals(List.of("faux/faux-1", "scripted/scripted-1"), harness.replyModels(),
                     "no same-model retry, and faux-2 shares the rejected provider");
             assertEquals(List.of(new AgentEvent.RetryFallbackApplied("faux/faux-1", "scripted/scripted-1",
                     "faux/faux-1", "hard-error", null)), harness.events(AgentEvent.RetryFallbackApplied.class));
@@ -70,8 +45,8 @@ class FallbackProvidersTest {
     void aHardErrorOfAnotherKindKeepsTheSameProvidersRungs() {
         try (SessionHarness harness = harness()) {
             harness.enqueue(FauxStep.error("400 invalid request: bad field", 400), FauxStep.text("faux-2 served"));
-            run(harness, "hi");
-            assertEquals(List.of("faux/faux-1", "faux/faux-2"), requestModels(harness));
+            harness.promptToEnd("hi");
+            assertEquals(List.of("faux/faux-1", "faux/faux-2"), harness.replyModels());
         }
     }
 
@@ -80,7 +55,7 @@ class FallbackProvidersTest {
         try (SessionHarness harness = harness()) {
             harness.enqueue(new FauxStep(null, null, null, null, null, "You've hit your session limit", 429,
                     "usage_limit_reached", null, null, null, null, null));
-            run(harness, "hi");
+            harness.promptToEnd("hi");
             List<AgentEvent.RetryFallbackApplied> applied = harness.events(AgentEvent.RetryFallbackApplied.class);
             assertEquals(1, applied.size(), applied.toString());
             assertEquals("scripted/scripted-1", applied.get(0).to());
@@ -98,14 +73,14 @@ class FallbackProvidersTest {
             harness.session.fallback().setChain("faux/faux-1", List.of("scripted/scripted-1"));
             harness.session.settings().setRetry(0, 1L, 60_000L);
             harness.enqueue(FauxStep.error("503 overloaded", 503), FauxStep.text("primary again"));
-            run(harness, "one");
+            harness.promptToEnd("one");
             scripted.fail(new dev.agentd.server.ai.ProviderError("Your credit balance is too low", 400,
                     "invalid_request_error", null, null));
-            run(harness, "two");
+            harness.promptToEnd("two");
             assertEquals(1, harness.events(AgentEvent.RetryFallbackExhausted.class).size());
-            run(harness, "three");
+            harness.promptToEnd("three");
             assertEquals(List.of("faux/faux-1", "scripted/scripted-1", "scripted/scripted-1", "faux/faux-1"),
-                    requestModels(harness), "the primary still cools, but the fallback is stranded");
+                    harness.replyModels(), "the primary still cools, but the fallback is stranded");
             assertEquals(List.of(new AgentEvent.RetryFallbackReverted("scripted/scripted-1", "faux/faux-1",
                     "fallback-unusable")), harness.events(AgentEvent.RetryFallbackReverted.class));
         }

@@ -1,6 +1,5 @@
 package dev.agentd.server.session;
 
-import static dev.agentd.server.testing.Waits.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.node.IntNode;
 import dev.agentd.protocol.command.FauxStep;
 import dev.agentd.protocol.event.AgentEvent;
-import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.protocol.response.Results;
 import dev.agentd.server.ai.ErrorTypes;
@@ -18,9 +16,7 @@ import dev.agentd.server.ai.faux.FauxModels;
 import dev.agentd.server.sessions.SessionFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -53,18 +49,6 @@ class FallbackSessionTest {
         harness.session.settings().setRetry(maxRetries, 1L, 60_000L);
     }
 
-    /** Runs the prompt to its end, letting every retry sleep elapse on the fake clock. */
-    private void run(String text) {
-        CompletableFuture<Void> done = harness.session.prompt(text);
-        while (!done.isDone()) {
-            await().until(() -> done.isDone() || !harness.scheduler.pendingDelays().isEmpty());
-            List<Long> pending = harness.scheduler.pendingDelays();
-            if (!pending.isEmpty()) {
-                harness.scheduler.advance(pending.get(0));
-            }
-        }
-    }
-
     private static FauxStep overloaded() {
         return FauxStep.error("503 overloaded", 503);
     }
@@ -72,16 +56,6 @@ class FallbackSessionTest {
     private static FauxStep refusal() {
         return new FauxStep(null, null, null, null, null, "The model refused to answer", null, ErrorTypes.REFUSAL,
                 null, null, null, null, null);
-    }
-
-    private List<String> requestModels() {
-        List<String> models = new ArrayList<>();
-        for (AgentEvent.MessageEnd end : harness.events(AgentEvent.MessageEnd.class)) {
-            if (end.message() instanceof AgentMessage.Assistant reply) {
-                models.add(reply.provider() + "/" + reply.model());
-            }
-        }
-        return models;
     }
 
     private List<Long> delays() {
@@ -99,8 +73,8 @@ class FallbackSessionTest {
         for (int i = 0; i < 1 + 2 * 2; i++) {
             harness.enqueue(overloaded());
         }
-        run("hi");
-        assertEquals(List.of(PRIMARY, PRIMARY, PRIMARY, RUNG, RUNG), requestModels());
+        harness.promptToEnd("hi");
+        assertEquals(List.of(PRIMARY, PRIMARY, PRIMARY, RUNG, RUNG), harness.replyModels());
         // the switch is attempt 1 of the rung (delay 0), so its next backoff is attempt 2's
         assertEquals(List.of(1L, 2L, 0L, 2L), delays(), "two backoffs, the zero-delay switch, one backoff");
         assertEquals(List.of(new AgentEvent.RetryFallbackApplied(PRIMARY, RUNG, PRIMARY, "transient", null)),
@@ -118,8 +92,8 @@ class FallbackSessionTest {
     void theSwitchAndTheSuccessAreAnnouncedInTheDocumentedOrder() {
         chain(0);
         harness.enqueue(overloaded(), FauxStep.text("served by the rung"));
-        run("hi");
-        assertEquals(List.of(PRIMARY, RUNG), requestModels(), "maxRetries 0 switches on the first error");
+        harness.promptToEnd("hi");
+        assertEquals(List.of(PRIMARY, RUNG), harness.replyModels(), "maxRetries 0 switches on the first error");
         assertEquals(List.of("model_changed", "retry_fallback_applied", "auto_retry_start",
                 "retry_fallback_succeeded", "auto_retry_end"), fallbackTypes());
         List<String> types = harness.types();
@@ -138,12 +112,12 @@ class FallbackSessionTest {
     void withoutAChainTheEventsAreExactlyThePlainRetryContract() {
         harness.session.settings().setRetry(3, 1L, 60_000L);
         harness.enqueue(overloaded(), overloaded(), FauxStep.text("ok"));
-        run("hi");
+        harness.promptToEnd("hi");
         assertEquals(List.of("auto_retry_start", "auto_retry_start", "auto_retry_end"), fallbackTypes());
         assertEquals(List.of(new AgentEvent.AutoRetryStart(1, 3, 1, "503 overloaded"),
                 new AgentEvent.AutoRetryStart(2, 3, 2, "503 overloaded")),
                 harness.events(AgentEvent.AutoRetryStart.class));
-        assertEquals(List.of(PRIMARY, PRIMARY, PRIMARY), requestModels());
+        assertEquals(List.of(PRIMARY, PRIMARY, PRIMARY), harness.replyModels());
     }
 
     @Test
@@ -151,21 +125,21 @@ class FallbackSessionTest {
         chain(1);
         harness.session.fallback().setEnabled(false);
         harness.enqueue(overloaded(), overloaded());
-        run("hi");
+        harness.promptToEnd("hi");
         assertEquals(List.of("auto_retry_start", "auto_retry_end"), fallbackTypes());
-        assertEquals(List.of(PRIMARY, PRIMARY), requestModels());
+        assertEquals(List.of(PRIMARY, PRIMARY), harness.replyModels());
     }
 
     @Test
     void theNextPromptRevertsOnceThePrimaryCooledDown() {
         chain(0);
         harness.enqueue(overloaded(), FauxStep.text("rung"), FauxStep.text("rung again"), FauxStep.text("primary"));
-        run("one");
-        run("two");
-        assertEquals(List.of(PRIMARY, RUNG, RUNG), requestModels(), "the primary is still cooling");
+        harness.promptToEnd("one");
+        harness.promptToEnd("two");
+        assertEquals(List.of(PRIMARY, RUNG, RUNG), harness.replyModels(), "the primary is still cooling");
         harness.scheduler.advance(75_001); // overloaded cools 45 s + at most 30 s of jitter
-        run("three");
-        assertEquals(PRIMARY, requestModels().get(3));
+        harness.promptToEnd("three");
+        assertEquals(PRIMARY, harness.replyModels().get(3));
         assertEquals(List.of(new AgentEvent.RetryFallbackReverted(RUNG, PRIMARY, null)),
                 harness.events(AgentEvent.RetryFallbackReverted.class));
         assertEquals("fallback-revert", harness.events(AgentEvent.ModelChanged.class).get(1).source());
@@ -177,11 +151,11 @@ class FallbackSessionTest {
         chain(0);
         harness.session.models().setThinkingLevel(ThinkingLevel.HIGH);
         harness.enqueue(overloaded(), FauxStep.text("rung"), FauxStep.text("primary"));
-        run("one");
+        harness.promptToEnd("one");
         assertEquals(ThinkingLevel.OFF, harness.session.models().thinkingLevel(), "faux-2 has no reasoning");
         harness.scheduler.advance(75_001);
-        run("two");
-        assertEquals(PRIMARY, requestModels().get(2));
+        harness.promptToEnd("two");
+        assertEquals(PRIMARY, harness.replyModels().get(2));
         assertEquals(ThinkingLevel.HIGH, harness.session.models().thinkingLevel());
     }
 
@@ -190,10 +164,10 @@ class FallbackSessionTest {
         chain(0);
         harness.session.fallback().setRevertPolicy("never");
         harness.enqueue(overloaded(), FauxStep.text("rung"), FauxStep.text("still the rung"));
-        run("one");
+        harness.promptToEnd("one");
         harness.scheduler.advance(10 * 60_000);
-        run("two");
-        assertEquals(List.of(PRIMARY, RUNG, RUNG), requestModels());
+        harness.promptToEnd("two");
+        assertEquals(List.of(PRIMARY, RUNG, RUNG), harness.replyModels());
         assertEquals(List.of(), harness.events(AgentEvent.RetryFallbackReverted.class));
         assertThrows(IllegalArgumentException.class, () -> harness.session.fallback().setRevertPolicy("sometimes"));
     }
@@ -203,12 +177,12 @@ class FallbackSessionTest {
         chain(3);
         harness.enqueue(FauxStep.error("Your credit balance is too low to access the API", 400),
                 FauxStep.text("rung"), FauxStep.text("rung again"));
-        run("one");
-        assertEquals(List.of(PRIMARY, RUNG), requestModels(), "billing switches without a same-model retry");
+        harness.promptToEnd("one");
+        assertEquals(List.of(PRIMARY, RUNG), harness.replyModels(), "billing switches without a same-model retry");
         assertEquals("billing", harness.events(AgentEvent.RetryFallbackApplied.class).get(0).reason());
         harness.scheduler.advance(2 * 60 * 60_000L);
-        run("two");
-        assertEquals(RUNG, requestModels().get(2), "a billing pin never releases");
+        harness.promptToEnd("two");
+        assertEquals(RUNG, harness.replyModels().get(2), "a billing pin never releases");
         Results.FallbackEpisode active = harness.session.fallback().state().active();
         assertEquals(new Results.FallbackEpisode(PRIMARY, PRIMARY, true, "billing"), active);
     }
@@ -219,28 +193,28 @@ class FallbackSessionTest {
         chain(3);
         harness.enqueue(refusal(), FauxStep.text("rung"), FauxStep.text("rung again"), FauxStep.text("summary"),
                 FauxStep.text("primary"));
-        run("one");
+        harness.promptToEnd("one");
         assertEquals(List.of(0L), delays());
         assertEquals("refusal", harness.events(AgentEvent.RetryFallbackApplied.class).get(0).reason());
-        run("two");
-        assertEquals(RUNG, requestModels().get(2), "pinned by the refusal");
+        harness.promptToEnd("two");
+        assertEquals(RUNG, harness.replyModels().get(2), "pinned by the refusal");
         assertEquals("refusal", harness.session.fallback().state().active().pinReason());
         harness.session.compact(null).get();
-        run("three");
-        assertEquals(PRIMARY, requestModels().get(3), "the compaction released the pin; refusals do not cool");
+        harness.promptToEnd("three");
+        assertEquals(PRIMARY, harness.replyModels().get(3), "the compaction released the pin; refusals do not cool");
     }
 
     @Test
     void aManualModelChangeEndsTheEpisode() {
         chain(0);
         harness.enqueue(overloaded(), FauxStep.text("rung"), FauxStep.text("user's choice"));
-        run("one");
+        harness.promptToEnd("one");
         assertEquals(PRIMARY, harness.session.fallback().state().active().originalSelector());
         harness.session.models().set("faux", "faux-2");
         assertNull(harness.session.fallback().state().active());
         harness.scheduler.advance(10 * 60_000);
-        run("two");
-        assertEquals(RUNG, requestModels().get(2), "no revert after the user chose the model");
+        harness.promptToEnd("two");
+        assertEquals(RUNG, harness.replyModels().get(2), "no revert after the user chose the model");
         assertEquals(List.of(), harness.events(AgentEvent.RetryFallbackReverted.class));
     }
 
@@ -248,7 +222,7 @@ class FallbackSessionTest {
     void aResumedSessionStartsOnThePrimaryNotOnTheFallback() throws Exception {
         chain(0);
         harness.enqueue(overloaded(), FauxStep.text("rung"));
-        run("one");
+        harness.promptToEnd("one");
         assertEquals(RUNG, harness.session.models().current().provider() + "/" + harness.session.models().current().id());
         SessionFile saved = SessionFile.load(Path.of(harness.session.sessionFile()), System::currentTimeMillis);
         assertTrue(Files.readString(Path.of(harness.session.sessionFile())).contains("\"reason\":\"fallback\""),
@@ -262,7 +236,7 @@ class FallbackSessionTest {
     void stateListsChainsCooldownsAndRefusesAnInvalidChain() {
         chain(0);
         harness.enqueue(overloaded(), FauxStep.text("rung"));
-        run("one");
+        harness.promptToEnd("one");
         Results.FallbackState state = harness.session.fallback().state();
         assertEquals(List.of(RUNG), state.chains().get(PRIMARY));
         assertEquals(PRIMARY, state.cooldowns().get(0).selector());

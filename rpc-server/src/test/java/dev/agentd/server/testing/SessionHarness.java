@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.agentd.protocol.command.FauxStep;
 import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.protocol.model.UpdateMode;
@@ -33,6 +34,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
 
 /**
@@ -164,6 +166,29 @@ public final class SessionHarness implements AutoCloseable {
 
     public <T extends AgentEvent> void awaitCount(Class<T> type, int count) {
         await().atMost(Duration.ofSeconds(10)).until(() -> events(type).size() >= count);
+    }
+
+    /** Runs a prompt to its end, letting every retry sleep elapse on the fake clock. */
+    public void promptToEnd(String text) {
+        CompletableFuture<Void> done = session.prompt(text);
+        while (!done.isDone()) {
+            Waits.await().until(() -> done.isDone() || !scheduler.pendingDelays().isEmpty());
+            List<Long> pending = scheduler.pendingDelays();
+            if (!pending.isEmpty()) {
+                scheduler.advance(pending.get(0));
+            }
+        }
+    }
+
+    /** {@code provider/model} of every assistant reply so far: which model each request went to. */
+    public List<String> replyModels() {
+        List<String> models = new ArrayList<>();
+        for (AgentEvent.MessageEnd end : events(AgentEvent.MessageEnd.class)) {
+            if (end.message() instanceof AgentMessage.Assistant reply) {
+                models.add(reply.provider() + "/" + reply.model());
+            }
+        }
+        return models;
     }
 
     @Override
