@@ -55,6 +55,20 @@ ensure_archive() {
   exit 1
 }
 
+# A redis-server of our own on a free loopback port, persisting nothing, stopped on exit; sets $port.
+start_redis() {
+  command -v redis-server >/dev/null || { echo "bench: redis-server is not installed (apt-get install redis-server)" >&2; exit 1; }
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$scratch" >"$scratch/redis.log" 2>&1 &
+  redis_pid=$!
+  trap 'kill "$redis_pid" 2>/dev/null; wait "$redis_pid" 2>/dev/null; rm -rf "$scratch"' EXIT
+  local _
+  for _ in $(seq 100); do
+    redis-cli -p "$port" PING >/dev/null 2>&1 && return
+    sleep 0.05
+  done
+}
+
 # Median of the numbers on stdin.
 median() {
   sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'

@@ -4,13 +4,8 @@
 # fallback chain; prints the Redis calls the server counted per prompt and the mean time per
 # prompt (prompt sent → agent_end read) for each.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-command -v redis-server >/dev/null || { echo "bench: redis-server is not installed (apt-get install redis-server)" >&2; exit 1; }
 ensure_jar
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$scratch" >"$scratch/redis.log" 2>&1 &
-redis_pid=$!
-trap 'kill "$redis_pid" 2>/dev/null; wait "$redis_pid" 2>/dev/null; rm -rf "$scratch"' EXIT
-for _ in $(seq 100); do redis-cli -p "$port" PING >/dev/null 2>&1 && break; sleep 0.05; done
+start_redis
 prompts=${PROMPTS:-200}
 
 calls() { redis-cli -p "$port" INFO commandstats | tr -d '\r' | sed -n 's/^cmdstat_\([a-z]*\):calls=\([0-9]*\).*/\1 \2/p' \

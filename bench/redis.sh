@@ -3,17 +3,8 @@
 # free loopback port (started here, persisting nothing), and the round trips each operation
 # costs, read from the server's command counters. OPS (default 5000) per operation.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-command -v redis-server >/dev/null || { echo "bench: redis-server is not installed (apt-get install redis-server)" >&2; exit 1; }
 ensure_tools
-
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$scratch" >"$scratch/redis.log" 2>&1 &
-redis_pid=$!
-trap 'kill "$redis_pid" 2>/dev/null; wait "$redis_pid" 2>/dev/null; rm -rf "$scratch"' EXIT
-for _ in $(seq 100); do
-  redis-cli -p "$port" PING >/dev/null 2>&1 && break
-  sleep 0.05
-done
+start_redis
 cli() { redis-cli -p "$port" "$@"; }
 cli SCRIPT FLUSH >/dev/null
 cli CONFIG RESETSTAT >/dev/null
