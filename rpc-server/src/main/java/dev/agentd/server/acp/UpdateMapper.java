@@ -178,8 +178,13 @@ public final class UpdateMapper {
     }
 
     private static ObjectNode notice(String severity, String title, ObjectNode meta, View view) {
+        return notice(severity, title, meta, view.notices());
+    }
+
+    /** A notice ({@code notices}: the client advertised them), else a transcript line with the same title. */
+    static ObjectNode notice(String severity, String title, ObjectNode meta, boolean notices) {
         ObjectNode update;
-        if (view.notices()) {
+        if (notices) {
             update = AcpJson.update("notice").put("severity", severity).put("title", title);
         } else {
             // Clients without notices get a line of the transcript carrying the same facts.
