@@ -108,7 +108,7 @@ public final class UpdateMapper {
     /** The model asked for a tool: announced as pending before it runs (or waits for permission). */
     private static ObjectNode toolCall(ContentBlock.ToolCall call, View view) {
         ObjectNode update = AcpJson.update("tool_call").put("toolCallId", call.id())
-                .put("title", ToolCalls.title(call.name(), call.arguments()))
+                .put("title", ToolCalls.title(call.name(), call.arguments(), view.cwd()))
                 .put("kind", ToolCalls.kind(call.name())).put("status", "pending");
         update.set("locations", ToolCalls.locations(call.arguments(), view.cwd()));
         if (call.arguments() != null) {
