@@ -135,8 +135,13 @@ final class ToolCalls {
 
     /** The file {@code path} really names, as the editor should show it ({@link ToolTarget#location()}). */
     static String absolute(String path, Path cwd) {
-        return ToolTarget.of(path, cwd).map(target -> target.location().toString())
-                .orElseGet(() -> cwd.resolve(path).normalize().toString());
+        return ToolTarget.of(path, cwd).map(target -> target.location().toString()).orElseGet(() -> {
+            try {
+                return cwd.resolve(path).normalize().toString();
+            } catch (java.nio.file.InvalidPathException e) {
+                return path; // the tool refuses it too
+            }
+        });
     }
 
     private static String orDot(String path) {

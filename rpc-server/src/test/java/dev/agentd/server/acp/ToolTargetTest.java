@@ -127,6 +127,8 @@ class ToolTargetTest {
         assertEquals("Edit a.txt", ToolCalls.title("edit", args("a.txt"), cwd));
         assertEquals("Read /etc/hostname-agentd-test (outside the project)",
                 ToolCalls.title("read", args("/etc/hostname-agentd-test"), cwd));
+        assertEquals("a\u0000b", ToolCalls.locations(args("a\u0000b"), cwd).path(0).path("path").asText(),
+                "a path the tool refuses is shown as written, not thrown");
         JsonNode none = ToolCalls.locations(AcpJson.object().put("command", "ls"), cwd);
         assertEquals(0, none.size());
         String longName = "d/".repeat(80) + "file.txt";
