@@ -103,11 +103,11 @@ final class ToolCalls {
         }
         ToolTarget real = target.get();
         String through = real.redirected() ? " (" + oneLine(raw) + " leads there through a symbolic link)" : "";
-        String what = "This " + toolName + " changes " + real.real();
+        String what = "this " + toolName + " changes " + real.real() + through;
         return Optional.of(real.outside()
-                ? "Outside the project: " + what + through + ", outside " + ToolTarget.real(cwd.toAbsolutePath()
+                ? "Outside the project: " + what + "; the project is " + ToolTarget.real(cwd.toAbsolutePath()
                         .normalize()) + "."
-                : what + through + ".");
+                : "T" + what.substring(1) + ".");
     }
 
     /** Whether the call's path argument really names a file outside the project. */

@@ -53,8 +53,9 @@ class ToolTargetTest {
         assertEquals("Write " + outside.resolve("planted.txt") + " (outside the project)",
                 ToolCalls.title("write", args("link/planted.txt"), project));
         String note = ToolCalls.targetNote("write", args("link/planted.txt"), project).orElseThrow();
-        assertTrue(note.startsWith("Outside the project: This write changes " + outside.resolve("planted.txt"))
-                && note.contains("link/planted.txt leads there through a symbolic link"), note);
+        assertTrue(note.startsWith("Outside the project: this write changes " + outside.resolve("planted.txt"))
+                && note.contains("link/planted.txt leads there through a symbolic link")
+                && note.endsWith("the project is " + project + "."), note);
         assertTrue(ToolCalls.outside(args("link/planted.txt"), project));
     }
 
