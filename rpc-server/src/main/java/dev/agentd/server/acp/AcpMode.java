@@ -221,6 +221,12 @@ public final class AcpMode implements ProtocolMode {
             entry.putObject("input").put("hint", "arguments");
         }
         session.update(update);
+        // Settings a project may not set until trusted (SPEC §2): the editor shows stdout, not stderr.
+        boolean notices = clientCapabilities.path("session").path("notices").isObject();
+        for (String warning : opener.settingsNotices()) {
+            session.update(UpdateMapper.notice("warning", warning,
+                    AcpJson.object().put("agentd/untrustedSettings", true), notices));
+        }
     }
 
     /** {@code session/load} (replaying the history first) and {@code session/resume} (without). */

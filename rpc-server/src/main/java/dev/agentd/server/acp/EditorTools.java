@@ -22,7 +22,9 @@ import java.util.function.Supplier;
  * The built-in tools asking first (issue 16 §5), as decorators rather than forks: before a write,
  * edit or bash call the user is asked ({@code session/request_permission}, unless the setting
  * {@code acp.permissions} is {@code "allow"}; "allow always" is remembered per tool for the
- * session). The wait runs on the tool's thread. The files themselves go through {@link EditorFiles};
+ * session, but a target outside the project asks every time). The request shows the file a path
+ * really names, with a note when a symbolic link leads elsewhere or out of the project
+ * ({@link ToolTarget}). The wait runs on the tool's thread. The files themselves go through {@link EditorFiles};
  * bash goes through the editor's terminal ({@link EditorTerminal}) when the client offers one.
  */
 final class EditorTools {
@@ -88,12 +90,16 @@ final class EditorTools {
         @Override
         public ToolResult execute(String toolCallId, JsonNode arguments, CancellationToken cancel,
                 Consumer<ToolOutput> onUpdate) throws Exception {
-            if (!alwaysAllowed.contains(name())) {
+            // "Always allow" was given for calls as they were shown; a target outside the project asks again.
+            boolean outside = ToolCalls.outside(arguments, cwd);
+            if (outside || !alwaysAllowed.contains(name())) {
                 ObjectNode params = AcpJson.object().put("sessionId", sessionId.get());
                 ObjectNode call = params.putObject("toolCall").put("toolCallId", toolCallId)
-                        .put("title", ToolCalls.title(name(), arguments)).put("kind", ToolCalls.kind(name()))
+                        .put("title", ToolCalls.title(name(), arguments, cwd)).put("kind", ToolCalls.kind(name()))
                         .put("status", "pending");
                 call.set("locations", ToolCalls.locations(arguments, cwd));
+                ToolCalls.targetNote(name(), arguments, cwd).ifPresent(note -> call.putArray("content").addObject()
+                        .put("type", "content").set("content", AcpJson.text(note)));
                 call.set("rawInput", arguments);
                 var options = params.putArray("options");
                 options.addObject().put("optionId", "allow_once").put("name", "Allow").put("kind", "allow_once");

@@ -66,7 +66,8 @@ final class HistoryReplay {
 
     private static ObjectNode toolCall(ContentBlock.ToolCall call, Path cwd) {
         ObjectNode update = AcpJson.update("tool_call").put("toolCallId", call.id())
-                .put("title", ToolCalls.title(call.name(), call.arguments())).put("kind", ToolCalls.kind(call.name()))
+                .put("title", ToolCalls.title(call.name(), call.arguments(), cwd))
+                .put("kind", ToolCalls.kind(call.name()))
                 .put("status", "pending");
         update.set("locations", ToolCalls.locations(call.arguments(), cwd));
         if (call.arguments() != null) {

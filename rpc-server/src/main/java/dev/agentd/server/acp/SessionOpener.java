@@ -35,4 +35,12 @@ public interface SessionOpener {
 
     /** A text setting of settings.json by dotted path, e.g. {@code acp.permissions}. */
     Optional<String> setting(String path);
+
+    /**
+     * What the user must be told when a session opens: the project settings ignored because the
+     * project is not trusted (SPEC §2). Empty by default.
+     */
+    default List<String> settingsNotices() {
+        return List.of();
+    }
 }

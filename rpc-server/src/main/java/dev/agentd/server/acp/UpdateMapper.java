@@ -108,7 +108,7 @@ public final class UpdateMapper {
     /** The model asked for a tool: announced as pending before it runs (or waits for permission). */
     private static ObjectNode toolCall(ContentBlock.ToolCall call, View view) {
         ObjectNode update = AcpJson.update("tool_call").put("toolCallId", call.id())
-                .put("title", ToolCalls.title(call.name(), call.arguments()))
+                .put("title", ToolCalls.title(call.name(), call.arguments(), view.cwd()))
                 .put("kind", ToolCalls.kind(call.name())).put("status", "pending");
         update.set("locations", ToolCalls.locations(call.arguments(), view.cwd()));
         if (call.arguments() != null) {
@@ -178,8 +178,13 @@ public final class UpdateMapper {
     }
 
     private static ObjectNode notice(String severity, String title, ObjectNode meta, View view) {
+        return notice(severity, title, meta, view.notices());
+    }
+
+    /** A notice ({@code notices}: the client advertised them), else a transcript line with the same title. */
+    static ObjectNode notice(String severity, String title, ObjectNode meta, boolean notices) {
         ObjectNode update;
-        if (view.notices()) {
+        if (notices) {
             update = AcpJson.update("notice").put("severity", severity).put("title", title);
         } else {
             // Clients without notices get a line of the transcript carrying the same facts.

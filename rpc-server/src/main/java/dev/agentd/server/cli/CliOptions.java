@@ -31,6 +31,7 @@ public record CliOptions(
 
     public static final String USAGE = """
             Usage: agentd [options]
+                   agentd trust [DIR]
 
             Runs one AI coding-agent session, driven by line-delimited JSON on stdin/stdout.
 
@@ -51,6 +52,9 @@ public record CliOptions(
                                      fallback decision on stderr (same as AGENTD_LOG=debug)
               --version              print the version and exit
               --help                 print this help and exit
+
+            agentd trust [DIR] records DIR (default: the current directory) as a trusted project in
+            the global settings.json: only then may its .agentd/settings.json set acp.permissions.
 
             Files: AGENTD_DIR (default ~/.agentd) holds settings.json, auth.json, models.json
             and sessions/; <cwd>/.agentd/settings.json overrides settings per project.
@@ -127,6 +131,27 @@ public record CliOptions(
         }
         return new CliOptions(mode, provider, model, thinking, noSession, sessionDir, sessionFile, continueSession,
                 apiKey, tools, noFallback, fauxScript, updates, verbose, version, help);
+    }
+
+    /**
+     * {@code agentd trust [DIR]}: the directory to trust ({@code ""} for the current one), or
+     * empty when the command line is not this subcommand.
+     */
+    public static Optional<Path> trustTarget(String... args) throws UsageException {
+        if (args.length == 0 || !args[0].equals("trust")) {
+            return Optional.empty();
+        }
+        if (args.length == 1) {
+            return Optional.of(Path.of(""));
+        }
+        if (args.length == 2 && !args[1].startsWith("-") && !args[1].isEmpty()) {
+            try {
+                return Optional.of(Path.of(args[1]));
+            } catch (java.nio.file.InvalidPathException e) {
+                throw new UsageException("trust: not a path: '" + args[1] + "'");
+            }
+        }
+        throw new UsageException("usage: agentd trust [DIR]");
     }
 
     public Optional<String> apiKeyValue() {

@@ -5,12 +5,15 @@ import java.io.FileOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Entry point. Before anything else, takes stdout for the protocol and points the JVM's standard
  * output stream at stderr, so a stray print anywhere (ours or a library's) can never corrupt the
  * record stream.
  * Exit codes (SPEC §2): 0 after an orderly shutdown, 2 on bad arguments, 1 on a startup failure.
+ * {@code agentd trust [DIR]} records a trusted project and exits ({@link TrustCommand}).
  */
 public final class Main {
     private Main() {}
@@ -26,6 +29,15 @@ public final class Main {
         }
         CliOptions options;
         try {
+            Optional<Path> trust = CliOptions.trustTarget(args);
+            if (trust.isPresent()) {
+                // Not a protocol session either: one line on stdout, like --version.
+                Path cwd = Path.of("").toAbsolutePath();
+                Path global = AgentDirs.resolve(System.getenv(), cwd).globalSettings();
+                System.exit(TrustCommand.run(trust.get(), cwd, global,
+                        new PrintStream(protocolOut, true, StandardCharsets.UTF_8), System.err));
+                return;
+            }
             options = CliOptions.parse(args);
         } catch (CliOptions.UsageException e) {
             System.err.println("agentd: " + e.getMessage());

@@ -118,4 +118,9 @@ final class SessionFactory implements SessionOpener {
     public Optional<String> setting(String path) {
         return settings.current().text(path);
     }
+
+    @Override
+    public List<String> settingsNotices() {
+        return settings.untrustedWarnings();
+    }
 }

@@ -14,7 +14,7 @@ import java.util.function.BiConsumer;
  */
 final class SettingsKeys {
     static final Set<String> TOP = Set.of("retry", "compaction", "steeringMode", "followUpMode", "defaultProvider",
-            "defaultModel", "defaultThinkingLevel", "fallback", "state", "acp");
+            "defaultModel", "defaultThinkingLevel", "fallback", "state", "acp", "trust");
     static final Map<String, Set<String>> GROUPS = Map.of(
             "retry", Set.of("enabled", "maxRetries", "baseDelayMs", "maxRetryDelayMs", "provider", "fallbackChains",
                     "fallbackRevertPolicy", "hintedWaitCapMs", "modelFallback", "probeBackMaxMs"),
@@ -25,7 +25,9 @@ final class SettingsKeys {
             "fallback.log", Set.of("maxBytes"),
             "state", Set.of("store", "url", "keyPrefix", "connectTimeoutMs", "commandTimeoutMs"),
             // --mode acp: "allow" skips session/request_permission before writes, edits and bash
-            "acp", Set.of("permissions"));
+            "acp", Set.of("permissions"),
+            // global only: the project roots whose widening keys apply (ProjectTrust)
+            "trust", Set.of("projects"));
 
     private SettingsKeys() {}
 

@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * scalars replaced, project wins), then this process's runtime toggles on top, so that a toggle
  * such as {@code set_auto_retry} takes effect even when a project file sets the same key. The maps
  * in {@link #REPLACED} are not merged: a layer that has one replaces it wholesale (FALLBACK §1: the
- * project's {@code retry.fallbackChains} replaces the global map).
+ * project's {@code retry.fallbackChains} replaces the global map). A project file's keys that
+ * widen what runs without asking apply only once the project is trusted ({@link ProjectTrust}).
  *
  * <p>Toggles are persisted to the global file through {@link LockedJsonFile} (re-read under a
  * lock, changed key by key so unknown keys survive, renamed over it). A malformed file is reported
@@ -43,6 +44,7 @@ public final class SettingsStore {
     private final Path globalPath;
     private final LockedJsonFile globalFile;
     private final Path projectFile;
+    private volatile List<String> untrusted = List.of();
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
     private final List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
     // Nodes from the factory, not the mapper: absent files need no databind, which start-up builds in parallel.
@@ -171,9 +173,30 @@ public final class SettingsStore {
 
     private void recompute() {
         ObjectNode merged = global.deepCopy();
-        deepMerge(merged, project);
+        deepMerge(merged, applicableProject());
         deepMerge(merged, runtime);
         current = new Settings(merged, this::warnOnce);
+    }
+
+    /**
+     * The project layer without what it may not set ({@link ProjectTrust}): its {@code trust}, and
+     * unless the project is trusted (or the "project" file is the global one) its widening keys.
+     * The file system is consulted only when the project sets such a key.
+     */
+    private ObjectNode applicableProject() {
+        if (!ProjectTrust.needsTrust(project)) {
+            untrusted = List.of();
+            return project;
+        }
+        boolean trusted = globalPath != null && (ProjectTrust.real(projectFile).equals(ProjectTrust.real(globalPath))
+                || ProjectTrust.trusted(global, ProjectTrust.rootOf(projectFile)));
+        List<String> masked = new ArrayList<>();
+        ObjectNode applicable = ProjectTrust.applicable(project, trusted, projectFile, globalPath, (key, message) -> {
+            masked.add(message);
+            warnOnce(key, message);
+        });
+        untrusted = List.copyOf(masked);
+        return applicable;
     }
 
     /**
@@ -211,6 +234,14 @@ public final class SettingsStore {
             warnings.add(message);
             LOG.warn(message);
         }
+    }
+
+    /**
+     * The project keys the last read ignored for want of trust (and a project's own {@code trust}),
+     * one message each: what an editor is told when a session opens.
+     */
+    public List<String> untrustedWarnings() {
+        return untrusted;
     }
 
     /** Every warning reported so far (files, unknown keys, malformed values), in order. */

@@ -109,7 +109,7 @@ class UpdateMapperTest {
         assertEquals("search", ToolCalls.kind("grep"));
         assertEquals("search", ToolCalls.kind("find"));
         assertEquals("other", ToolCalls.kind("custom"));
-        assertEquals("Run `ls -la`", ToolCalls.title("bash", AcpJson.object().put("command", "ls\n-la")));
+        assertEquals("Run `ls -la`", ToolCalls.title("bash", AcpJson.object().put("command", "ls\n-la"), CWD));
         ObjectNode edit = AcpJson.object().put("path", "b.txt").put("oldText", "x").put("newText", "y");
         JsonNode diff = ToolCalls.diff("edit", edit, CWD);
         assertEquals("x", diff.path("oldText").asText());
