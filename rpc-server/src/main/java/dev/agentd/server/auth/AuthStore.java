@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.runtime.JsonProblems;
+import dev.agentd.server.runtime.KnownSecrets;
 import dev.agentd.server.runtime.Scheduler;
 import dev.agentd.server.runtime.Suggest;
 import dev.agentd.server.state.CredentialBlocks;
@@ -184,6 +185,7 @@ public final class AuthStore {
     public synchronized void setCliKey(String provider, String key) {
         this.cliProvider = provider;
         this.cliKey = key;
+        KnownSecrets.add(key);
     }
 
     /** A {@code models.json} {@code apiKey} spec: the last resort for a custom provider. */
@@ -207,37 +209,81 @@ public final class AuthStore {
 
     /**
      * As {@link #apiKey(String, String)}, giving up on a slow {@code !command} when {@code cancel}
-     * fires. The choice is made under the lock, the resolution outside it: a command may run for
-     * seconds, and {@link #hasCredential} is asked on the stdin reader, which must never wait for it.
+     * fires.
      */
     public Optional<String> apiKey(String provider, String sessionId, CancellationToken cancel) {
+        return key(provider, sessionId, cancel).found();
+    }
+
+    /**
+     * The key the session should use now for {@code provider}, or why there is none: a failed
+     * {@code !command} is named with its cause (N9), otherwise {@link #missingKeyMessage}. The
+     * choice is made under the lock, the resolution outside it: a command may run for seconds,
+     * and {@link #hasCredential} is asked on the stdin reader, which must never wait for it.
+     */
+    public SecretResolver.Resolution key(String provider, String sessionId, CancellationToken cancel) {
         String storedSpec = null;
         String storedPurpose = null;
         String modelsJsonSpec;
         synchronized (this) {
             if (cliKey != null && provider.equals(cliProvider)) {
-                return Optional.of(cliKey);
+                return new SecretResolver.Resolution.Found(cliKey);
             }
             List<String> specs = stored.get(provider);
             if (specs != null) {
                 int index = select(provider, sessionId, specs.size());
                 storedSpec = specs.get(index);
-                storedPurpose = "credential " + (index + 1) + " of " + provider;
+                storedPurpose = storedPurpose(provider, index);
             }
             modelsJsonSpec = modelsJsonKeys.get(provider);
         }
+        List<String> problems = new ArrayList<>();
         if (storedSpec != null) {
-            Optional<String> key = secrets.resolve(storedSpec, storedPurpose, cancel);
-            if (key.isPresent()) {
+            SecretResolver.Resolution key = secrets.attempt(storedSpec, storedPurpose, cancel);
+            if (key instanceof SecretResolver.Resolution.Found) {
                 return key;
             }
+            problems.add(((SecretResolver.Resolution.Failed) key).problem());
         }
         Optional<String> fromEnv = envVar(provider).flatMap(secrets::env);
         if (fromEnv.isPresent()) {
-            return fromEnv;
+            return new SecretResolver.Resolution.Found(fromEnv.get());
         }
-        return Optional.ofNullable(modelsJsonSpec)
-                .flatMap(spec -> secrets.resolve(spec, "the models.json key of " + provider, cancel));
+        if (modelsJsonSpec != null) {
+            SecretResolver.Resolution key = secrets.attempt(modelsJsonSpec, modelsJsonPurpose(provider), cancel);
+            if (key instanceof SecretResolver.Resolution.Found) {
+                return key;
+            }
+            problems.add(((SecretResolver.Resolution.Failed) key).problem());
+        }
+        return new SecretResolver.Resolution.Failed(problems.isEmpty() ? missingKeyMessage(provider)
+                : String.join(" ", problems));
+    }
+
+    /**
+     * Adds every configured key that needs no command to {@link KnownSecrets} — every
+     * {@code auth.json} entry (not only the one in use: a body may quote a key rotated away from),
+     * the providers' environment keys, {@code models.json} keys and {@code --api-key} — so that
+     * an echo of any of them is redacted (N16). Command outputs are added when they are resolved.
+     */
+    public synchronized void rememberSecrets() {
+        stored.forEach((provider, specs) -> specs.stream().filter(spec -> !spec.startsWith("!"))
+                .forEach(spec -> secrets.attempt(spec, provider, CancellationToken.none())));
+        modelsJsonKeys.forEach((provider, spec) -> {
+            if (!spec.startsWith("!")) {
+                secrets.attempt(spec, provider, CancellationToken.none());
+            }
+        });
+        ProviderVariables.ALL.forEach(name -> secrets.env(name).ifPresent(KnownSecrets::add));
+        KnownSecrets.add(cliKey);
+    }
+
+    private static String storedPurpose(String provider, int index) {
+        return provider + "'s key (auth.json credential " + (index + 1) + ")";
+    }
+
+    private static String modelsJsonPurpose(String provider) {
+        return provider + "'s key (models.json apiKey)";
     }
 
     /**
