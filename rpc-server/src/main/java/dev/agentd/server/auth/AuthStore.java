@@ -1,19 +1,13 @@
 package dev.agentd.server.auth;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentd.protocol.json.Json;
 import dev.agentd.server.runtime.CancellationToken;
-import dev.agentd.server.runtime.JsonProblems;
 import dev.agentd.server.runtime.KnownSecrets;
 import dev.agentd.server.runtime.Scheduler;
-import dev.agentd.server.runtime.Suggest;
 import dev.agentd.server.state.CredentialBlocks;
 import dev.agentd.server.state.CredentialId;
 import dev.agentd.server.state.CredentialIds;
 import dev.agentd.server.state.MemoryState;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import dev.agentd.server.runtime.ProviderVariables;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,11 +39,11 @@ public final class AuthStore {
     /** SPEC §5.6: how long a credential stays blocked when the server gave no hint. */
     public static final long DEFAULT_BLOCK_MS = 60_000;
 
-    private static final Set<String> CREDENTIAL_FIELDS = Set.of("type", "key");
-
     private final Map<String, List<String>> stored;
     private final SecretResolver secrets;
     private final Map<String, String> modelsJsonKeys = new HashMap<>();
+    /** provider → header name → {@code !command} spec, from models.json. */
+    private final Map<String, Map<String, String>> headerCommands = new HashMap<>();
     private final Set<String> keyless = new HashSet<>();
     private final List<String> warnings;
     /** Named in the missing-key message; null for a store built without a file. */
@@ -86,68 +81,10 @@ public final class AuthStore {
      * reported (naming the provider and the field, never a value) and skipped.
      */
     public static AuthStore load(Path authFile, SecretResolver secrets, Scheduler clock) {
-        Map<String, List<String>> stored = new HashMap<>();
         List<String> warnings = new ArrayList<>();
-        if (authFile != null && Files.exists(authFile)) {
-            try {
-                JsonNode root = Json.mapper().readTree(Files.readString(authFile, StandardCharsets.UTF_8));
-                if (root != null && root.isObject()) {
-                    root.fields().forEachRemaining(entry -> {
-                        List<String> keys = new ArrayList<>();
-                        JsonNode value = entry.getValue();
-                        String where = authFile + ": '" + entry.getKey() + "'";
-                        if (value.isArray()) {
-                            for (int i = 0; i < value.size(); i++) {
-                                credentialSpec(value.get(i), where + " credential #" + (i + 1), warnings)
-                                        .ifPresent(keys::add);
-                            }
-                        } else {
-                            credentialSpec(value, where, warnings).ifPresent(keys::add);
-                        }
-                        if (!keys.isEmpty()) {
-                            stored.put(entry.getKey(), keys);
-                        }
-                    });
-                } else if (root != null && !root.isMissingNode()) {
-                    warnings.add(authFile + " is not a JSON object; ignoring it");
-                }
-            } catch (IOException e) {
-                warnings.add("auth file is malformed JSON: " + JsonProblems.describe(authFile.toString(), e)
-                        + "; ignoring it");
-            }
-        }
+        Map<String, List<String>> stored = AuthFile.read(authFile, warnings);
         warnings.forEach(LOG::warn);
         return new AuthStore(stored, secrets, clock, authFile, warnings);
-    }
-
-    private static Optional<String> credentialSpec(JsonNode credential, String where, List<String> warnings) {
-        if (credential.isTextual()) {
-            return Optional.of(credential.textValue());
-        }
-        if (!credential.isObject()) {
-            warnings.add(where + " must be a string or {\"type\":\"api_key\",\"key\":...}; ignored");
-            return Optional.empty();
-        }
-        credential.fieldNames().forEachRemaining(field -> {
-            if (!CREDENTIAL_FIELDS.contains(field)) {
-                warnings.add(where + " has an unknown field '" + TextCut.cut(field) + "'"
-                        + Suggest.didYouMean(field, CREDENTIAL_FIELDS) + "; ignored");
-            }
-        });
-        JsonNode type = credential.path("type");
-        if (!type.isMissingNode() && !"api_key".equals(type.asText())) {
-            String shown = type.isTextual() ? "'" + TextCut.cut(type.textValue()) + "'" : type.getNodeType().toString();
-            warnings.add(where + ": credential type " + shown + " is not supported"
-                    + (type.isTextual() ? Suggest.didYouMean(type.textValue(), Set.of("api_key")) : "")
-                    + "; only \"api_key\" is; ignored");
-            return Optional.empty();
-        }
-        JsonNode key = credential.get("key");
-        if (key == null || !key.isTextual() || key.textValue().isBlank()) {
-            warnings.add(where + " needs a non-empty string 'key'; ignored");
-            return Optional.empty();
-        }
-        return Optional.of(key.textValue());
     }
 
     /** What was wrong with auth.json (already logged). */
@@ -191,6 +128,36 @@ public final class AuthStore {
     /** A {@code models.json} {@code apiKey} spec: the last resort for a custom provider. */
     public synchronized void setModelsJsonKey(String provider, String spec) {
         modelsJsonKeys.put(provider, spec);
+    }
+
+    /** The {@code models.json} header value specs of {@code provider}; only its commands are kept. */
+    public synchronized void setHeaderSpecs(String provider, Map<String, String> specs) {
+        Map<String, String> commands = new TreeMap<>();
+        specs.forEach((name, spec) -> {
+            if (spec != null && spec.startsWith("!")) {
+                commands.put(name, spec);
+            }
+        });
+        headerCommands.put(provider, commands);
+    }
+
+    /**
+     * Why a header command of {@code provider} has no value (N9: named like a key command's
+     * failure), or empty. Resolving here caches the value for the request's own header lookup;
+     * without it a failed header was left out silently and the provider refused the request.
+     */
+    public Optional<String> headerProblem(String provider, CancellationToken cancel) {
+        Map<String, String> commands;
+        synchronized (this) {
+            commands = headerCommands.getOrDefault(provider, Map.of());
+        }
+        for (Map.Entry<String, String> header : commands.entrySet()) {
+            if (secrets.attempt(header.getValue(), "header " + header.getKey() + " of " + provider, cancel)
+                    instanceof SecretResolver.Resolution.Failed failed) {
+                return Optional.of(failed.problem());
+            }
+        }
+        return Optional.empty();
     }
 
     /**
@@ -356,13 +323,6 @@ public final class AuthStore {
 
     private static Optional<String> envVar(String provider) {
         return ProviderVariables.forProvider(provider);
-    }
-
-    /** Field names and types are shown only when short: a key pasted in the wrong place stays hidden. */
-    private static final class TextCut {
-        static String cut(String text) {
-            return text.length() > 16 ? "<" + text.length() + " characters>" : text;
-        }
     }
 
     /** 32-bit FNV-1a over the UTF-8 bytes of {@code text}. */

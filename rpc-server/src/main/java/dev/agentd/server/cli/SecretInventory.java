@@ -17,7 +17,8 @@ import java.util.Map;
  * redactor hides an echo of any of them, not only of the request's own (N16): every credential
  * of every provider that needs no command ({@code !command} outputs are added when they run),
  * literal and env-named {@code models.json} header values, the state store URL's password, and
- * the user-info and query values of every model's base URL (N10).
+ * the user-info and query values of every model's base URL (N10). Also tells {@link AuthStore}
+ * the header commands, so that a failed one is named before a request goes without its header.
  */
 final class SecretInventory {
     private SecretInventory() {}
@@ -26,6 +27,7 @@ final class SecretInventory {
             ModelsConfig modelsConfig, List<Model> catalog) {
         auth.rememberSecrets();
         for (ModelsConfig.CustomProvider provider : modelsConfig.providers()) {
+            auth.setHeaderSpecs(provider.name(), provider.headerSpecs());
             provider.headerSpecs().forEach((name, spec) -> {
                 if (!spec.startsWith("!")) {
                     secrets.attempt(spec, "header " + name + " of " + provider.name(), CancellationToken.none());

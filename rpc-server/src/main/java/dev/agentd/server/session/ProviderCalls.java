@@ -94,6 +94,10 @@ final class ProviderCalls {
                 return failure(model, failed.problem()); // names a failed key command's cause (N9)
             }
         }
+        Optional<String> headerProblem = context.auth().headerProblem(model.provider(), cancel);
+        if (headerProblem.isPresent()) {
+            return failure(model, headerProblem.get());
+        }
         StreamRequest request = new StreamRequest(model, systemPrompt, messages, tools, choice.effective(), key,
                 context.models().headers(model), sessionId.get(), maxOutputTokens);
         try {

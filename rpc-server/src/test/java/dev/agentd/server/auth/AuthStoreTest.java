@@ -177,4 +177,16 @@ class AuthStoreTest {
                 "sk-cli-TESTSECRET")), KnownSecrets.all().toString());
         assertFalse(KnownSecrets.all().contains("never-run"), "commands run only when a key is needed");
     }
+
+    /** N9: a failed header command is named too, instead of the request going out without the header. */
+    @Test
+    void aFailedHeaderCommandIsNamed() {
+        AuthStore auth = new AuthStore(Map.of(), new SecretResolver(Map.of(), clock, 10_000), clock);
+        auth.setHeaderSpecs("adv", Map.of("x-literal", "plain-value", "x-token", "!exit 4"));
+        assertEquals(Optional.of("The command for header x-token of adv exited with status 4; it runs again on the "
+                + "first request after 5 s."), auth.headerProblem("adv", CancellationToken.none()));
+        assertEquals(Optional.empty(), auth.headerProblem("other", CancellationToken.none()));
+        auth.setHeaderSpecs("ok", Map.of("x-token", "!echo sk-header-value"));
+        assertEquals(Optional.empty(), auth.headerProblem("ok", CancellationToken.none()));
+    }
 }
