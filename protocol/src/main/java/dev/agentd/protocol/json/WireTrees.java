@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.model.Model;
+import dev.agentd.protocol.model.UrlCredentials;
 import dev.agentd.protocol.response.Response;
 import dev.agentd.protocol.response.SessionState;
 import java.util.List;
@@ -95,7 +96,7 @@ public final class WireTrees {
         text(tree, "name", model.name());
         text(tree, "api", model.api());
         text(tree, "provider", model.provider());
-        text(tree, "baseUrl", model.baseUrl());
+        text(tree, "baseUrl", UrlCredentials.forDisplay(model.baseUrl()));
         tree.put("reasoning", model.reasoning());
         strings(tree, "input", model.input());
         ObjectNode cost = tree.putObject("cost");

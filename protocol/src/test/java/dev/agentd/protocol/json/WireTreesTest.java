@@ -27,10 +27,24 @@ class WireTreesTest {
     private static final Model BARE = new Model("m:1", null, "openai-completions", "local", null, false, null, null,
             4_000_000_000L, 0);
 
+    /** N10: a models.json baseUrl with a password and a query token. */
+    private static final Model SECRET_URL = new Model("m", null, "openai-completions", "purl",
+            "http://user:PW-SECRET@127.0.0.1:8080/v1?key=TOKEN-SECRET", false, null, null, 8_000, 0);
+
     @Test
     void modelsMatchTheMapper() throws IOException {
-        for (Model model : List.of(PRICED, BARE)) {
+        for (Model model : List.of(PRICED, BARE, SECRET_URL)) {
             assertSameAsMapper(model, WireTrees.model(model));
+        }
+    }
+
+    @Test
+    void aBaseUrlLeavesWithoutUserInfoAndQueryBothWays() throws IOException {
+        String mapper = Json.mapper().writeValueAsString(SECRET_URL);
+        String trees = WireTrees.model(SECRET_URL).toString();
+        for (String wire : List.of(mapper, trees)) {
+            assertEquals(false, wire.contains("PW-SECRET") || wire.contains("TOKEN-SECRET"), wire);
+            assertEquals("http://127.0.0.1:8080/v1", Json.mapper().readTree(wire).path("baseUrl").asText());
         }
     }
 

@@ -1,18 +1,13 @@
 package dev.agentd.server.auth;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentd.protocol.json.Json;
 import dev.agentd.server.runtime.CancellationToken;
-import dev.agentd.server.runtime.JsonProblems;
+import dev.agentd.server.runtime.KnownSecrets;
 import dev.agentd.server.runtime.Scheduler;
-import dev.agentd.server.runtime.Suggest;
 import dev.agentd.server.state.CredentialBlocks;
 import dev.agentd.server.state.CredentialId;
 import dev.agentd.server.state.CredentialIds;
 import dev.agentd.server.state.MemoryState;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import dev.agentd.server.runtime.ProviderVariables;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,11 +39,11 @@ public final class AuthStore {
     /** SPEC §5.6: how long a credential stays blocked when the server gave no hint. */
     public static final long DEFAULT_BLOCK_MS = 60_000;
 
-    private static final Set<String> CREDENTIAL_FIELDS = Set.of("type", "key");
-
     private final Map<String, List<String>> stored;
     private final SecretResolver secrets;
     private final Map<String, String> modelsJsonKeys = new HashMap<>();
+    /** provider → header name → {@code !command} spec, from models.json. */
+    private final Map<String, Map<String, String>> headerCommands = new HashMap<>();
     private final Set<String> keyless = new HashSet<>();
     private final List<String> warnings;
     /** Named in the missing-key message; null for a store built without a file. */
@@ -85,68 +81,10 @@ public final class AuthStore {
      * reported (naming the provider and the field, never a value) and skipped.
      */
     public static AuthStore load(Path authFile, SecretResolver secrets, Scheduler clock) {
-        Map<String, List<String>> stored = new HashMap<>();
         List<String> warnings = new ArrayList<>();
-        if (authFile != null && Files.exists(authFile)) {
-            try {
-                JsonNode root = Json.mapper().readTree(Files.readString(authFile, StandardCharsets.UTF_8));
-                if (root != null && root.isObject()) {
-                    root.fields().forEachRemaining(entry -> {
-                        List<String> keys = new ArrayList<>();
-                        JsonNode value = entry.getValue();
-                        String where = authFile + ": '" + entry.getKey() + "'";
-                        if (value.isArray()) {
-                            for (int i = 0; i < value.size(); i++) {
-                                credentialSpec(value.get(i), where + " credential #" + (i + 1), warnings)
-                                        .ifPresent(keys::add);
-                            }
-                        } else {
-                            credentialSpec(value, where, warnings).ifPresent(keys::add);
-                        }
-                        if (!keys.isEmpty()) {
-                            stored.put(entry.getKey(), keys);
-                        }
-                    });
-                } else if (root != null && !root.isMissingNode()) {
-                    warnings.add(authFile + " is not a JSON object; ignoring it");
-                }
-            } catch (IOException e) {
-                warnings.add("auth file is malformed JSON: " + JsonProblems.describe(authFile.toString(), e)
-                        + "; ignoring it");
-            }
-        }
+        Map<String, List<String>> stored = AuthFile.read(authFile, warnings);
         warnings.forEach(LOG::warn);
         return new AuthStore(stored, secrets, clock, authFile, warnings);
-    }
-
-    private static Optional<String> credentialSpec(JsonNode credential, String where, List<String> warnings) {
-        if (credential.isTextual()) {
-            return Optional.of(credential.textValue());
-        }
-        if (!credential.isObject()) {
-            warnings.add(where + " must be a string or {\"type\":\"api_key\",\"key\":...}; ignored");
-            return Optional.empty();
-        }
-        credential.fieldNames().forEachRemaining(field -> {
-            if (!CREDENTIAL_FIELDS.contains(field)) {
-                warnings.add(where + " has an unknown field '" + TextCut.cut(field) + "'"
-                        + Suggest.didYouMean(field, CREDENTIAL_FIELDS) + "; ignored");
-            }
-        });
-        JsonNode type = credential.path("type");
-        if (!type.isMissingNode() && !"api_key".equals(type.asText())) {
-            String shown = type.isTextual() ? "'" + TextCut.cut(type.textValue()) + "'" : type.getNodeType().toString();
-            warnings.add(where + ": credential type " + shown + " is not supported"
-                    + (type.isTextual() ? Suggest.didYouMean(type.textValue(), Set.of("api_key")) : "")
-                    + "; only \"api_key\" is; ignored");
-            return Optional.empty();
-        }
-        JsonNode key = credential.get("key");
-        if (key == null || !key.isTextual() || key.textValue().isBlank()) {
-            warnings.add(where + " needs a non-empty string 'key'; ignored");
-            return Optional.empty();
-        }
-        return Optional.of(key.textValue());
     }
 
     /** What was wrong with auth.json (already logged). */
@@ -184,11 +122,42 @@ public final class AuthStore {
     public synchronized void setCliKey(String provider, String key) {
         this.cliProvider = provider;
         this.cliKey = key;
+        KnownSecrets.add(key);
     }
 
     /** A {@code models.json} {@code apiKey} spec: the last resort for a custom provider. */
     public synchronized void setModelsJsonKey(String provider, String spec) {
         modelsJsonKeys.put(provider, spec);
+    }
+
+    /** The {@code models.json} header value specs of {@code provider}; only its commands are kept. */
+    public synchronized void setHeaderSpecs(String provider, Map<String, String> specs) {
+        Map<String, String> commands = new TreeMap<>();
+        specs.forEach((name, spec) -> {
+            if (spec != null && spec.startsWith("!")) {
+                commands.put(name, spec);
+            }
+        });
+        headerCommands.put(provider, commands);
+    }
+
+    /**
+     * Why a header command of {@code provider} has no value (N9: named like a key command's
+     * failure), or empty. Resolving here caches the value for the request's own header lookup;
+     * without it a failed header was left out silently and the provider refused the request.
+     */
+    public Optional<String> headerProblem(String provider, CancellationToken cancel) {
+        Map<String, String> commands;
+        synchronized (this) {
+            commands = headerCommands.getOrDefault(provider, Map.of());
+        }
+        for (Map.Entry<String, String> header : commands.entrySet()) {
+            if (secrets.attempt(header.getValue(), "header " + header.getKey() + " of " + provider, cancel)
+                    instanceof SecretResolver.Resolution.Failed failed) {
+                return Optional.of(failed.problem());
+            }
+        }
+        return Optional.empty();
     }
 
     /**
@@ -207,37 +176,81 @@ public final class AuthStore {
 
     /**
      * As {@link #apiKey(String, String)}, giving up on a slow {@code !command} when {@code cancel}
-     * fires. The choice is made under the lock, the resolution outside it: a command may run for
-     * seconds, and {@link #hasCredential} is asked on the stdin reader, which must never wait for it.
+     * fires.
      */
     public Optional<String> apiKey(String provider, String sessionId, CancellationToken cancel) {
+        return key(provider, sessionId, cancel).found();
+    }
+
+    /**
+     * The key the session should use now for {@code provider}, or why there is none: a failed
+     * {@code !command} is named with its cause (N9), otherwise {@link #missingKeyMessage}. The
+     * choice is made under the lock, the resolution outside it: a command may run for seconds,
+     * and {@link #hasCredential} is asked on the stdin reader, which must never wait for it.
+     */
+    public SecretResolver.Resolution key(String provider, String sessionId, CancellationToken cancel) {
         String storedSpec = null;
         String storedPurpose = null;
         String modelsJsonSpec;
         synchronized (this) {
             if (cliKey != null && provider.equals(cliProvider)) {
-                return Optional.of(cliKey);
+                return new SecretResolver.Resolution.Found(cliKey);
             }
             List<String> specs = stored.get(provider);
             if (specs != null) {
                 int index = select(provider, sessionId, specs.size());
                 storedSpec = specs.get(index);
-                storedPurpose = "credential " + (index + 1) + " of " + provider;
+                storedPurpose = storedPurpose(provider, index);
             }
             modelsJsonSpec = modelsJsonKeys.get(provider);
         }
+        List<String> problems = new ArrayList<>();
         if (storedSpec != null) {
-            Optional<String> key = secrets.resolve(storedSpec, storedPurpose, cancel);
-            if (key.isPresent()) {
+            SecretResolver.Resolution key = secrets.attempt(storedSpec, storedPurpose, cancel);
+            if (key instanceof SecretResolver.Resolution.Found) {
                 return key;
             }
+            problems.add(((SecretResolver.Resolution.Failed) key).problem());
         }
         Optional<String> fromEnv = envVar(provider).flatMap(secrets::env);
         if (fromEnv.isPresent()) {
-            return fromEnv;
+            return new SecretResolver.Resolution.Found(fromEnv.get());
         }
-        return Optional.ofNullable(modelsJsonSpec)
-                .flatMap(spec -> secrets.resolve(spec, "the models.json key of " + provider, cancel));
+        if (modelsJsonSpec != null) {
+            SecretResolver.Resolution key = secrets.attempt(modelsJsonSpec, modelsJsonPurpose(provider), cancel);
+            if (key instanceof SecretResolver.Resolution.Found) {
+                return key;
+            }
+            problems.add(((SecretResolver.Resolution.Failed) key).problem());
+        }
+        return new SecretResolver.Resolution.Failed(problems.isEmpty() ? missingKeyMessage(provider)
+                : String.join(" ", problems));
+    }
+
+    /**
+     * Adds every configured key that needs no command to {@link KnownSecrets} — every
+     * {@code auth.json} entry (not only the one in use: a body may quote a key rotated away from),
+     * the providers' environment keys, {@code models.json} keys and {@code --api-key} — so that
+     * an echo of any of them is redacted (N16). Command outputs are added when they are resolved.
+     */
+    public synchronized void rememberSecrets() {
+        stored.forEach((provider, specs) -> specs.stream().filter(spec -> !spec.startsWith("!"))
+                .forEach(spec -> secrets.attempt(spec, provider, CancellationToken.none())));
+        modelsJsonKeys.forEach((provider, spec) -> {
+            if (!spec.startsWith("!")) {
+                secrets.attempt(spec, provider, CancellationToken.none());
+            }
+        });
+        ProviderVariables.ALL.forEach(name -> secrets.env(name).ifPresent(KnownSecrets::add));
+        KnownSecrets.add(cliKey);
+    }
+
+    private static String storedPurpose(String provider, int index) {
+        return provider + "'s key (auth.json credential " + (index + 1) + ")";
+    }
+
+    private static String modelsJsonPurpose(String provider) {
+        return provider + "'s key (models.json apiKey)";
     }
 
     /**
@@ -310,13 +323,6 @@ public final class AuthStore {
 
     private static Optional<String> envVar(String provider) {
         return ProviderVariables.forProvider(provider);
-    }
-
-    /** Field names and types are shown only when short: a key pasted in the wrong place stays hidden. */
-    private static final class TextCut {
-        static String cut(String text) {
-            return text.length() > 16 ? "<" + text.length() + " characters>" : text;
-        }
     }
 
     /** 32-bit FNV-1a over the UTF-8 bytes of {@code text}. */

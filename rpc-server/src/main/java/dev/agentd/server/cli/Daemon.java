@@ -132,6 +132,7 @@ public final class Daemon {
         // Built-in and custom models first: without --model the first one with a credential is chosen.
         List<Model> catalog = new ArrayList<>(modelsConfig.mergeWith(BuiltinModels.ALL));
         catalog.addAll(FauxModels.ALL);
+        SecretInventory.register(env, settings.current(), auth, secrets, modelsConfig, catalog);
         ModelRegistry models = new ModelRegistry(catalog, modelsConfig.headers(secrets::resolve))
                 .listingEmbedded(asksForEmbedded(options));
         List<Provider> all = new ArrayList<>(HttpProviders.create(scheduler,

@@ -10,6 +10,7 @@ import dev.agentd.server.ai.Provider;
 import dev.agentd.server.ai.StreamListener;
 import dev.agentd.server.ai.StreamRequest;
 import dev.agentd.server.ai.ToolDefinition;
+import dev.agentd.server.auth.SecretResolver;
 import dev.agentd.server.runtime.CancellationToken;
 import java.util.List;
 import java.util.Optional;
@@ -86,10 +87,16 @@ final class ProviderCalls {
         }
         String key = null;
         if (provider.get().requiresCredential()) {
-            key = context.auth().apiKey(model.provider(), sessionId.get(), cancel).orElse(null);
-            if (key == null && !context.auth().isKeyless(model.provider())) {
-                return failure(model, noKey(model));
+            SecretResolver.Resolution resolved = context.auth().key(model.provider(), sessionId.get(), cancel);
+            key = resolved.found().orElse(null);
+            if (resolved instanceof SecretResolver.Resolution.Failed failed
+                    && !context.auth().isKeyless(model.provider())) {
+                return failure(model, failed.problem()); // names a failed key command's cause (N9)
             }
+        }
+        Optional<String> headerProblem = context.auth().headerProblem(model.provider(), cancel);
+        if (headerProblem.isPresent()) {
+            return failure(model, headerProblem.get());
         }
         StreamRequest request = new StreamRequest(model, systemPrompt, messages, tools, choice.effective(), key,
                 context.models().headers(model), sessionId.get(), maxOutputTokens);

@@ -1,5 +1,6 @@
 package dev.agentd.server.tools;
 
+import dev.agentd.protocol.model.UrlCredentials;
 import dev.agentd.server.runtime.ProviderVariables;
 import java.util.Collection;
 import java.util.HashMap;
@@ -13,12 +14,16 @@ import java.util.TreeSet;
  * so that a routine {@code env} or a verbose build log cannot copy a provider key into the tool
  * result (stdout, the session file, the next request). Stripped: the providers' key variables, the
  * variables {@code models.json} names for keys and headers, and any name that looks like a
- * credential ({@code *_API_KEY}, {@code *_TOKEN}, {@code *_SECRET}, …). The environment variable
- * {@value #ALLOW_VARIABLE} lists names (comma-separated) to pass through anyway, e.g.
- * {@code GITHUB_TOKEN} for a tool that needs it.
+ * credential ({@code *_API_KEY}, {@code *_TOKEN}, {@code *_SECRET}, …); agentd's own secret
+ * {@value #STATE_URL_VARIABLE} (the Redis URL with its password); and any variable whose value holds
+ * a URL with user-info ({@code scheme://user:password@host}, e.g. a proxy or a database URL), whatever
+ * its name. The environment variable {@value #ALLOW_VARIABLE} lists names (comma-separated) to pass
+ * through anyway, e.g. {@code GITHUB_TOKEN} or {@code https_proxy} for a tool that needs it.
  */
 public final class ToolEnvironment {
     public static final String ALLOW_VARIABLE = "AGENTD_TOOL_ENV_ALLOW";
+    /** {@code state.StateConfig.ENV_URL}, which this package cannot import. */
+    static final String STATE_URL_VARIABLE = "AGENTD_STATE_URL";
     /** The built-in providers' variables (SPEC §2, credential resolution). */
     private static final String[] CREDENTIAL_SUFFIXES = {"_API_KEY", "_APIKEY", "_ACCESS_KEY", "_SECRET_KEY",
         "_SECRET", "_TOKEN", "_PASSWORD", "_PASSWD", "_CREDENTIALS", "_AUTH"};
@@ -45,7 +50,8 @@ public final class ToolEnvironment {
     /** Removes the credential variables from {@code env} (a process builder's environment), in place. */
     static void strip(Map<String, String> env) {
         Set<String> allowed = allowList(env.get(ALLOW_VARIABLE));
-        env.keySet().removeIf(name -> !allowed.contains(name) && isCredential(name));
+        env.entrySet().removeIf(variable -> !allowed.contains(variable.getKey())
+                && (isCredential(variable.getKey()) || UrlCredentials.carriesUserInfo(variable.getValue())));
     }
 
     /** The environment a command gets, given the daemon's. */
@@ -56,7 +62,7 @@ public final class ToolEnvironment {
     }
 
     static boolean isCredential(String name) {
-        if (ProviderVariables.ALL.contains(name) || configured.contains(name)) {
+        if (ProviderVariables.ALL.contains(name) || configured.contains(name) || name.equals(STATE_URL_VARIABLE)) {
             return true;
         }
         String upper = name.toUpperCase(Locale.ROOT);

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.agentd.server.runtime.CancellationToken;
+import dev.agentd.server.runtime.KnownSecrets;
 import dev.agentd.server.testing.FakeScheduler;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -147,5 +149,44 @@ class AuthStoreTest {
         assertFalse(key.isDone());
         Files.writeString(go, "");
         assertEquals(Optional.of("sk-unlocked"), key.join());
+    }
+
+    /** N9: a failed key command is named with its cause, not as a missing key, and is retried later. */
+    @Test
+    void aFailedKeyCommandIsNamedAndTriedAgainAfterItsBackoff() throws Exception {
+        Path count = dir.resolve("count");
+        String spec = "!echo run >> " + count + "; [ $(wc -l < " + count + ") -ge 2 ] || exit 1; echo sk-unlocked-now";
+        AuthStore auth = new AuthStore(Map.of(), new SecretResolver(Map.of(), clock, 10_000), clock);
+        auth.setModelsJsonKey("adv", spec);
+        SecretResolver.Resolution first = auth.key("adv", "s", CancellationToken.none());
+        assertEquals(new SecretResolver.Resolution.Failed("The command for adv's key (models.json apiKey) exited with "
+                + "status 1; it runs again on the first request after 5 s."), first);
+        assertFalse(first.toString().contains("No API key found"));
+        clock.advance(CommandBackoff.FIRST_MS);
+        assertEquals(Optional.of("sk-unlocked-now"), auth.apiKey("adv", "s"));
+    }
+
+    /** N16: every auth.json key is a known secret, not only the one a session uses. */
+    @Test
+    void everyConfiguredKeyIsRememberedForRedaction() throws IOException {
+        AuthStore auth = load("{\"adv\":[\"sk-adv-first-TESTSECRET\",\"ADV_SECOND_VAR\",\"!echo never-run\"]}",
+                Map.of("ADV_SECOND_VAR", "sk-adv-second-TESTSECRET"));
+        auth.setCliKey("other", "sk-cli-TESTSECRET");
+        auth.rememberSecrets();
+        assertTrue(KnownSecrets.all().containsAll(List.of("sk-adv-first-TESTSECRET", "sk-adv-second-TESTSECRET",
+                "sk-cli-TESTSECRET")), KnownSecrets.all().toString());
+        assertFalse(KnownSecrets.all().contains("never-run"), "commands run only when a key is needed");
+    }
+
+    /** N9: a failed header command is named too, instead of the request going out without the header. */
+    @Test
+    void aFailedHeaderCommandIsNamed() {
+        AuthStore auth = new AuthStore(Map.of(), new SecretResolver(Map.of(), clock, 10_000), clock);
+        auth.setHeaderSpecs("adv", Map.of("x-literal", "plain-value", "x-token", "!exit 4"));
+        assertEquals(Optional.of("The command for header x-token of adv exited with status 4; it runs again on the "
+                + "first request after 5 s."), auth.headerProblem("adv", CancellationToken.none()));
+        assertEquals(Optional.empty(), auth.headerProblem("other", CancellationToken.none()));
+        auth.setHeaderSpecs("ok", Map.of("x-token", "!echo sk-header-value"));
+        assertEquals(Optional.empty(), auth.headerProblem("ok", CancellationToken.none()));
     }
 }

@@ -3,6 +3,7 @@ package dev.agentd.server.ai.http;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import dev.agentd.server.runtime.KnownSecrets;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.Comparator;
@@ -12,14 +13,16 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Replaces a request's own secrets (its API key and configured header values) with
- * {@code <redacted>} in any text agentd echoes: error bodies, transport causes — also in the
- * encodings an echo commonly uses (URL, base64, JSON escapes). Short values are
- * left alone, since replacing "1" or "true" everywhere would mangle messages and protect nothing.
+ * Replaces secrets with {@code <redacted>} in any text agentd echoes: error bodies, transport
+ * causes — also in the encodings an echo commonly uses (URL, base64, JSON escapes). The secrets
+ * are the request's own (its API key and configured header values) and every other the process
+ * knows ({@link KnownSecrets}: other providers' keys, a key rotated away from, which a proxy or a
+ * usage-limit body may still quote). Short values are left alone, since replacing "1" or "true"
+ * everywhere would mangle messages and protect nothing.
  */
 public final class Redactor {
     public static final String MARK = "<redacted>";
-    private static final int MIN_SECRET_LENGTH = 6;
+    private static final int MIN_SECRET_LENGTH = KnownSecrets.MIN_LENGTH;
     /** Every literal form of every secret, longest first. */
     private final List<String> secrets;
     /** The secrets themselves, for the escape-tolerant scan. */
@@ -31,11 +34,12 @@ public final class Redactor {
     }
 
     public static Redactor of(String apiKey, Collection<String> headerValues) {
+        Set<String> candidates = new LinkedHashSet<>();
+        candidates.add(apiKey);
+        candidates.addAll(headerValues);
+        candidates.addAll(KnownSecrets.all());
         List<String> secrets = new ArrayList<>();
-        if (apiKey != null && apiKey.length() >= MIN_SECRET_LENGTH) {
-            secrets.add(apiKey);
-        }
-        for (String value : headerValues) {
+        for (String value : candidates) {
             if (value != null && value.length() >= MIN_SECRET_LENGTH) {
                 secrets.add(value);
             }

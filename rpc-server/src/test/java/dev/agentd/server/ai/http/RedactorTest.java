@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.agentd.server.runtime.KnownSecrets;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -53,5 +54,17 @@ class RedactorTest {
         Redactor redactor = Redactor.of("abc", List.of("true"));
         assertEquals("abc is true", redactor.apply("abc is true"));
         assertFalse(Redactor.of(KEY, List.of()).apply("Unauthorized: check your key").contains(Redactor.MARK));
+    }
+
+    /** N16: a key the request does not use (rotated away from, another provider's) is redacted too. */
+    @Test
+    void everySecretTheProcessKnowsIsRedactedNotOnlyTheRequestsOwn() {
+        String rotatedAway = "sk-ant-TESTSECRET-redactor-other-0001";
+        KnownSecrets.add(rotatedAway);
+        String body = "usage limit reached for " + rotatedAway + " ("
+                + Base64.getEncoder().encodeToString(rotatedAway.getBytes(StandardCharsets.UTF_8)) + ")";
+        String shown = Redactor.of(KEY, List.of()).apply(body);
+        assertFalse(shown.contains("TESTSECRET"), shown);
+        assertEquals("usage limit reached for " + Redactor.MARK + " (" + Redactor.MARK + ")", shown);
     }
 }
