@@ -3,6 +3,7 @@ package dev.agentd.server.fallback;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
+import dev.agentd.server.runtime.LogText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,12 @@ import java.util.Optional;
  * string per problem; the configuration itself is not changed (canonicalization drops what does
  * not resolve). Used at startup (each warning logged and printed) and by {@code set_fallback_chain},
  * which refuses to save while there is any.
+ *
+ * <p>Bounded whatever the file holds: only the chains and entries {@link FallbackSettings} uses
+ * ({@link FallbackSettings#MAX_CHAINS} chains of {@link FallbackSettings#MAX_CHAIN_ENTRIES}
+ * entries; one warning says what was ignored) are checked, at most {@link LogText#MAX_WARNINGS}
+ * warnings are returned (then one counting the rest), and every key or entry is quoted through
+ * {@link LogText#quoted}, escaped and cut, so a settings file cannot forge or flood log lines.
  */
 final class ChainValidation {
     private ChainValidation() {}
@@ -26,7 +33,14 @@ final class ChainValidation {
             warnings.add("Fallback chains must be a plain object, but got " + describe(raw) + ".");
             return warnings;
         }
+        if (raw.size() > FallbackSettings.MAX_CHAINS) {
+            warnings.add(FallbackSettings.tooManyChains(raw.size()));
+        }
+        int chains = 0;
         for (Map.Entry<String, JsonNode> chain : raw.properties()) {
+            if (++chains > FallbackSettings.MAX_CHAINS) {
+                break;
+            }
             String key = chain.getKey();
             Optional<Model> keyModel = checkKey(key, catalog, warnings);
             if (keyModel == null) {
@@ -34,20 +48,23 @@ final class ChainValidation {
             }
             JsonNode entries = chain.getValue();
             if (!isStringArray(entries)) {
-                warnings.add("Fallback chain \"" + key + "\" entries must be an array of strings.");
+                warnings.add("Fallback chain " + LogText.quoted(key) + " entries must be an array of strings.");
                 continue;
             }
-            for (JsonNode entry : entries) {
-                checkEntry(entry.textValue(), key, keyModel, catalog, warnings);
+            if (entries.size() > FallbackSettings.MAX_CHAIN_ENTRIES) {
+                warnings.add(FallbackSettings.tooLong(key, entries.size()));
+            }
+            for (int i = 0; i < Math.min(entries.size(), FallbackSettings.MAX_CHAIN_ENTRIES); i++) {
+                checkEntry(entries.get(i).textValue(), key, keyModel, catalog, warnings);
             }
         }
-        return warnings;
+        return LogText.capped(warnings, LogText.MAX_WARNINGS);
     }
 
     /** The key's model (empty for a valid bare key), or null when the key is invalid. */
     private static Optional<Model> checkKey(String key, Catalog catalog, List<String> warnings) {
         if (key.indexOf('*') >= 0) {
-            warnings.add("Fallback chain key \"" + key + "\" cannot contain wildcards.");
+            warnings.add("Fallback chain key " + LogText.quoted(key) + " cannot contain wildcards.");
             return null;
         }
         if (key.indexOf('/') < 0) {
@@ -55,16 +72,17 @@ final class ChainValidation {
             if (bare.isPresent() && Families.known(catalog, bare.get().family())) {
                 return Optional.empty();
             }
-            warnings.add("Fallback chain key \"" + key + "\" must use a provider/model selector; roles are unsupported.");
+            warnings.add("Fallback chain key " + LogText.quoted(key)
+                    + " must use a provider/model selector; roles are unsupported.");
             return null;
         }
         Optional<Catalog.Resolved> resolved = catalog.resolve(key);
         if (resolved.isEmpty()) {
-            warnings.add("Fallback chain key \"" + key + "\" is not a valid or known model selector.");
+            warnings.add("Fallback chain key " + LogText.quoted(key) + " is not a valid or known model selector.");
             return null;
         }
         if (unsupported(resolved.get())) {
-            warnings.add(thinkingWarning("Fallback chain key \"" + key + "\"", resolved.get()));
+            warnings.add(thinkingWarning("Fallback chain key " + LogText.quoted(key), resolved.get()));
             return null;
         }
         return Optional.of(resolved.get().model());
@@ -72,7 +90,7 @@ final class ChainValidation {
 
     private static void checkEntry(String entry, String key, Optional<Model> keyModel, Catalog catalog,
             List<String> warnings) {
-        String subject = "Fallback chain entry \"" + entry + "\" for \"" + key + "\"";
+        String subject = "Fallback chain entry " + LogText.quoted(entry) + " for " + LogText.quoted(key);
         if (entry.indexOf('/') < 0) {
             Optional<Selector.Bare> bare = Selector.parseBare(entry);
             if (bare.isEmpty() || !Families.known(catalog, bare.get().family())) {
@@ -97,7 +115,7 @@ final class ChainValidation {
     private static String thinkingWarning(String subject, Catalog.Resolved resolved) {
         ThinkingLevel level = resolved.thinking().orElseThrow();
         return subject + " uses thinking level \"" + level.wire() + "\", which is unsupported by "
-                + resolved.model().selector() + ".";
+                + LogText.clip(resolved.model().selector()) + ".";
     }
 
     static boolean isStringArray(JsonNode node) {

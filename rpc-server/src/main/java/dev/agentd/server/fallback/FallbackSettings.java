@@ -2,6 +2,7 @@ package dev.agentd.server.fallback;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.server.config.Settings;
+import dev.agentd.server.runtime.LogText;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,6 +35,14 @@ public record FallbackSettings(
     public static final long DEFAULT_CIRCUIT_MAX_COOLDOWN_MS = 1_800_000;
     public static final long DEFAULT_LOG_MAX_BYTES = 5L * 1024 * 1024;
     static final String CHAINS_PATH = "retry.fallbackChains";
+    /**
+     * Chains read from the settings; the rest are ignored (validation warns once). Far above any
+     * real configuration, low enough that canonicalization, validation and get_fallback_state stay
+     * small whatever a (project) settings file holds.
+     */
+    public static final int MAX_CHAINS = 256;
+    /** Entries read per chain; the rest are ignored (validation warns once per chain). */
+    public static final int MAX_CHAIN_ENTRIES = 32;
 
     public FallbackSettings {
         Map<String, List<String>> copy = new LinkedHashMap<>();
@@ -95,15 +104,32 @@ public record FallbackSettings(
         // Keys contain dots and slashes, so they are read as fields, never as dotted paths.
         for (Map.Entry<String, JsonNode> chain : raw.properties()) {
             if (!ChainValidation.isStringArray(chain.getValue())) {
-                warnings.add("settings: '" + CHAINS_PATH + "' entry \"" + chain.getKey()
-                        + "\" is not a list of strings; ignoring all fallback chains");
+                warnings.add("settings: '" + CHAINS_PATH + "' entry " + LogText.quoted(chain.getKey())
+                        + " is not a list of strings; ignoring all fallback chains");
                 return new LinkedHashMap<>();
             }
+            if (chains.size() == MAX_CHAINS) {
+                continue; // shape still checked above; the count is validation's warning
+            }
             List<String> entries = new ArrayList<>();
-            chain.getValue().forEach(entry -> entries.add(entry.textValue()));
+            JsonNode values = chain.getValue();
+            for (int i = 0; i < Math.min(values.size(), MAX_CHAIN_ENTRIES); i++) {
+                entries.add(values.get(i).textValue());
+            }
             chains.put(chain.getKey(), entries);
         }
         return chains;
+    }
+
+    /** The warning for a settings object with {@code count} chains. */
+    static String tooManyChains(int count) {
+        return "Fallback chains: " + count + " are configured; only the first " + MAX_CHAINS + " are used.";
+    }
+
+    /** The warning for a chain of {@code count} entries. */
+    static String tooLong(String key, int count) {
+        return "Fallback chain " + LogText.quoted(key) + " has " + count + " entries; only the first "
+                + MAX_CHAIN_ENTRIES + " are used.";
     }
 
     private static RevertPolicy revertPolicy(Settings settings, List<String> warnings) {
@@ -147,6 +173,7 @@ public record FallbackSettings(
     }
 
     private static String malformed(String path, JsonNode value, String expected, Object fallback) {
-        return "settings: '" + path + "' should be " + expected + " but is " + value + "; using " + fallback;
+        return "settings: '" + path + "' should be " + expected + " but is " + LogText.clip(value.toString())
+                + "; using " + fallback;
     }
 }

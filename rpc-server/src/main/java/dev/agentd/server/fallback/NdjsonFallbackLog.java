@@ -1,12 +1,14 @@
 package dev.agentd.server.fallback;
 
 import dev.agentd.protocol.json.Json;
+import dev.agentd.server.runtime.OwnFiles;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -15,6 +17,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -27,6 +30,11 @@ import org.slf4j.LoggerFactory;
  * past {@code maxBytes} the file is renamed to {@code fallback.log.1} (replacing the previous one)
  * and a fresh file started. Writes are synchronous and synchronized; any failure is swallowed and
  * the first one reported once on stderr through slf4j.
+ *
+ * <p>Nothing is written through a link or into a special file: a {@code logs} directory or a
+ * {@code fallback.log} that is a symbolic link, a FIFO (whose opening would block the run thread)
+ * or a device is refused like any write failure (one warning, no record), and the file is opened
+ * with {@code O_NOFOLLOW}.
  */
 public final class NdjsonFallbackLog implements FallbackLog {
     private static final Logger LOG = LoggerFactory.getLogger(NdjsonFallbackLog.class);
@@ -71,10 +79,11 @@ public final class NdjsonFallbackLog implements FallbackLog {
 
     private synchronized void append(byte[] line) throws IOException {
         ensureDirectory();
-        if (Files.exists(file) && Files.size(file) + line.length > maxBytes) {
+        refuseSpecial(file);
+        if (Files.exists(file, LinkOption.NOFOLLOW_LINKS) && Files.size(file) + line.length > maxBytes) {
             Files.move(file, rotated, StandardCopyOption.REPLACE_EXISTING);
         }
-        if (!Files.exists(file)) {
+        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             try {
                 if (posix) {
                     Files.createFile(file, PosixFilePermissions.asFileAttribute(FILE_MODE));
@@ -86,13 +95,23 @@ public final class NdjsonFallbackLog implements FallbackLog {
                 // another daemon on the same agent directory created it first: append to theirs
             }
         }
-        try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.APPEND)) {
+        try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.APPEND, LinkOption.NOFOLLOW_LINKS)) {
             out.write(line);
         }
     }
 
+    private static void refuseSpecial(Path path) throws IOException {
+        Optional<String> refusal = OwnFiles.refusalNoFollow(path);
+        if (refusal.isPresent()) {
+            throw new IOException("cannot write " + path + ": " + refusal.get());
+        }
+    }
+
     private void ensureDirectory() throws IOException {
-        if (Files.isDirectory(dir)) {
+        if (Files.isSymbolicLink(dir)) {
+            throw new IOException(dir + " is a symbolic link; not writing through it");
+        }
+        if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
         Files.createDirectories(dir.getParent());

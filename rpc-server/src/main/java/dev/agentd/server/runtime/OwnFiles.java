@@ -2,6 +2,7 @@ package dev.agentd.server.runtime;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -54,6 +55,33 @@ public final class OwnFiles {
         }
         if (isOwnProcessFile(path)) {
             return Optional.of("it belongs to agentd's own process");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Why agentd must not open, append to or lock {@code path} as one of its own files in the agent
+     * directory (a lock file, a log), or empty when it is a regular file or does not exist. Unlike
+     * {@link #refusal} a symbolic link is never followed: the link itself is refused, so nothing is
+     * ever written through it; and a directory is refused too.
+     */
+    public static Optional<String> refusalNoFollow(Path path) {
+        BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException | SecurityException e) {
+            return Optional.empty(); // opening it reports the real problem
+        }
+        if (attributes.isSymbolicLink()) {
+            return Optional.of("it is a symbolic link");
+        }
+        if (attributes.isDirectory()) {
+            return Optional.of("it is a directory");
+        }
+        if (!attributes.isRegularFile()) {
+            return Optional.of("it is not a regular file (a device, FIFO or socket)");
         }
         return Optional.empty();
     }

@@ -1,10 +1,11 @@
 /**
  * Process-wide primitives every other package may use: time and delayed execution
  * ({@link dev.agentd.server.runtime.Scheduler}) and cooperative cancellation
- * ({@link dev.agentd.server.runtime.CancellationToken}), and two text helpers for messages a
- * user reads: {@link dev.agentd.server.runtime.Suggest} ("did you mean", bounded edit distance)
- * and {@link dev.agentd.server.runtime.JsonProblems} (a parse failure as file:line:column), and
- * {@link dev.agentd.server.runtime.KnownSecrets}, the process's secret values for redaction.
+ * ({@link dev.agentd.server.runtime.CancellationToken}), text helpers for messages a
+ * user reads: {@link dev.agentd.server.runtime.Suggest} ("did you mean", bounded edit distance),
+ * {@link dev.agentd.server.runtime.JsonProblems} (a parse failure as file:line:column) and
+ * {@link dev.agentd.server.runtime.LogText} (file text quoted in a warning: escaped, cut, capped),
+ * and {@link dev.agentd.server.runtime.KnownSecrets}, the process's secret values for redaction.
  * Imports nothing from agentd.
  *
  * <p><b>Clocks.</b> Durations, deadlines and intervals use {@code Scheduler.monotonicMs()};

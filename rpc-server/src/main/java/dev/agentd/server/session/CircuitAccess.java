@@ -10,6 +10,7 @@ import dev.agentd.server.fallback.RevertRule;
 import dev.agentd.server.fallback.SwitchReason;
 import dev.agentd.server.recovery.Classification;
 import dev.agentd.server.recovery.ErrorClass;
+import dev.agentd.server.runtime.LogText;
 import dev.agentd.server.state.Admission;
 import dev.agentd.server.state.CircuitTimings;
 import dev.agentd.server.state.CircuitView;
@@ -219,7 +220,8 @@ final class CircuitAccess {
             try {
                 circuits.release(mine.selector(), mine.token());
             } catch (RuntimeException e) {
-                LOG.warn("could not release the probe lease of {}: {}", mine.selector(), e.toString());
+                LOG.warn("could not release the probe lease of {}: {}", LogText.clip(mine.selector()),
+                        LogText.clip(e.toString()));
             }
         }
     }

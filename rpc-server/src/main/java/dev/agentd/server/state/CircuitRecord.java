@@ -30,6 +30,12 @@ import java.util.OptionalLong;
  *       stores drop idle records on every write.</li>
  *   <li><b>view</b> ({@link #view}): cooling → OPEN with {@code openUntil − now}; else HALF_OPEN
  *       with the live lease's remaining time (0 when the probe is free).</li>
+ *   <li><b>clamp</b> ({@link #clamped}), applied to every record a store reads before any other
+ *       rule: {@code openUntil} and {@code retryFloorUntil} at most {@code now + M}, a lease's
+ *       {@code expiresAt} at most {@code now + L}. A record from a clock that ran ahead (a VM
+ *       resumed with a wrong clock, later corrected) or from any other writer can then keep a
+ *       model skipped for at most M; the store writes the clamped record back, so the bound does
+ *       not move on with every read.</li>
  * </ul>
  *
  * @param openUntil end of the cooling period
@@ -102,6 +108,19 @@ public record CircuitRecord(long openUntil, long retryFloorUntil, int consecutiv
     public CircuitRecord released(ProbeToken token) {
         return lease.filter(held -> held.token().equals(token)).isPresent()
                 ? new CircuitRecord(openUntil, retryFloorUntil, consecutiveOpens, Optional.empty()) : this;
+    }
+
+    /** This record bounded by what agentd itself could have written at {@code now} (the clamp rule above). */
+    public CircuitRecord clamped(long now, CircuitTimings timings) {
+        long maxUntil = saturatedAdd(now, Math.max(0, timings.maxCooldownMs()));
+        long maxLease = saturatedAdd(now, Math.max(0, timings.leaseMs()));
+        Optional<Lease> boundedLease = lease.map(held -> held.expiresAt() <= maxLease ? held
+                : new Lease(held.owner(), held.generation(), maxLease));
+        if (openUntil <= maxUntil && retryFloorUntil <= maxUntil && boundedLease.equals(lease)) {
+            return this;
+        }
+        return new CircuitRecord(Math.min(openUntil, maxUntil), Math.min(retryFloorUntil, maxUntil), consecutiveOpens,
+                boundedLease);
     }
 
     /** Whether the sweep drops this record at {@code now}. */

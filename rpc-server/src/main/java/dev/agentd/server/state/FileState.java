@@ -24,21 +24,32 @@ import org.slf4j.LoggerFactory;
  * <p>Never bricks the daemon: a file that cannot be parsed is warned about once and replaced by a
  * fresh one (the state is recent failures: losing it costs at most a few requests); a file that
  * cannot be written at all makes the store fall back, for the rest of the process, to
- * {@link MemoryState} and say so in {@link #status()}.
+ * {@link MemoryState} and say so in {@link #status()}. A file over {@link #MAX_FILE_BYTES} (which
+ * agentd never writes: {@link StateBook#MAX_RECORDS}) is treated like an unparsable one, so that no
+ * writer can make every admission parse, and every change rewrite, a huge file on the run thread.
  */
 public final class FileState implements SharedState.Direct {
     private static final Logger LOG = LoggerFactory.getLogger(FileState.class);
     public static final String FILE_NAME = "circuits.json";
+    /** 1 MiB: about twice the largest file agentd writes (512 circuits and 512 blocks, names of 256 chars). */
+    public static final long MAX_FILE_BYTES = 1L << 20;
 
     private final LockedJsonFile file;
     private final LongSupplier clock;
+    private final long maxBytes;
     private final AtomicBoolean warnedUnreadable = new AtomicBoolean();
     private final AtomicReference<MemoryState> fallback = new AtomicReference<>();
 
     /** @param clock epoch milliseconds (shared with other processes: never a monotonic clock) */
     public FileState(Path file, LongSupplier clock) {
-        this.file = new LockedJsonFile(file);
+        this(file, clock, MAX_FILE_BYTES);
+    }
+
+    /** @param maxBytes a larger file is replaced, not parsed (tests use a small one) */
+    FileState(Path file, LongSupplier clock, long maxBytes) {
+        this.file = new LockedJsonFile(file, maxBytes);
         this.clock = clock;
+        this.maxBytes = maxBytes;
     }
 
     /** {@code <agentDir>/circuits.json} on the machine's clock. */
@@ -138,8 +149,9 @@ public final class FileState implements SharedState.Direct {
     private void warnUnreadable(Exception e) {
         if (warnedUnreadable.compareAndSet(false, true)) {
             // The parser's message may quote the file; the class name is enough to say what went wrong.
-            LOG.warn("shared circuit state {} cannot be read ({}); starting it afresh", file.path(),
-                    e.getCause() != null ? e.getCause().getClass().getSimpleName() : e.getClass().getSimpleName());
+            String why = e instanceof LockedJsonFile.TooLargeException ? "larger than " + maxBytes + " bytes"
+                    : e.getCause() != null ? e.getCause().getClass().getSimpleName() : e.getClass().getSimpleName();
+            LOG.warn("shared circuit state {} cannot be read ({}); starting it afresh", file.path(), why);
         }
     }
 

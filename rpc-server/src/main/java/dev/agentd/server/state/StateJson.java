@@ -12,10 +12,13 @@ import java.util.Optional;
  *              "lease":{"owner":"…:turn", "generation":7, "expiresAt":…}}},
  *  "credentialBlocks":{"anthropic:&lt;hex&gt;":…until}}</pre>
  * Reading is lenient: an entry of the wrong shape is dropped, never fatal (the state is a cache of
- * recent failures; losing one entry costs at most one request).
+ * recent failures; losing one entry costs at most one request). So is a selector, credential key
+ * or lease owner longer than {@link #MAX_NAME_CHARS}, which no model id or session id comes near:
+ * the file stays small whoever wrote it.
  */
 final class StateJson {
     static final int VERSION = 1;
+    static final int MAX_NAME_CHARS = 256;
 
     private StateJson() {}
 
@@ -23,9 +26,10 @@ final class StateJson {
         StateBook book = new StateBook();
         book.generation = Math.max(0, root.path("generation").asLong(0));
         root.path("circuits").properties().forEach(entry -> circuit(entry.getValue())
+                .filter(record -> fits(entry.getKey()))
                 .ifPresent(record -> book.circuits.put(entry.getKey(), record)));
         root.path("credentialBlocks").properties().forEach(entry -> {
-            if (entry.getValue().isIntegralNumber()) {
+            if (entry.getValue().isIntegralNumber() && fits(entry.getKey())) {
                 book.blocks.put(entry.getKey(), entry.getValue().longValue());
             }
         });
@@ -39,17 +43,26 @@ final class StateJson {
         root.put("generation", book.generation);
         ObjectNode circuits = root.putObject("circuits");
         book.circuits.forEach((selector, record) -> {
+            if (!fits(selector)) {
+                return; // read back it would be dropped anyway
+            }
             ObjectNode node = circuits.putObject(selector);
             node.put("openUntil", record.openUntil());
             node.put("retryFloorUntil", record.retryFloorUntil());
             node.put("consecutiveOpens", record.consecutiveOpens());
-            record.lease().ifPresent(lease -> node.putObject("lease").put("owner", lease.owner())
+            record.lease().filter(lease -> fits(lease.owner())).ifPresent(lease -> node.putObject("lease").put("owner", lease.owner())
                     .put("generation", lease.generation()).put("expiresAt", lease.expiresAt()));
         });
         ObjectNode blocks = root.putObject("credentialBlocks");
         for (Map.Entry<String, Long> block : book.blocks.entrySet()) {
-            blocks.put(block.getKey(), block.getValue());
+            if (fits(block.getKey())) {
+                    blocks.put(block.getKey(), block.getValue());
+            }
         }
+    }
+
+    private static boolean fits(String name) {
+        return name.length() <= MAX_NAME_CHARS;
     }
 
     private static Optional<CircuitRecord> circuit(JsonNode node) {
@@ -57,7 +70,8 @@ final class StateJson {
             return Optional.empty();
         }
         JsonNode lease = node.path("lease");
-        Optional<CircuitRecord.Lease> held = lease.path("owner").isTextual() && lease.path("generation").isIntegralNumber()
+        Optional<CircuitRecord.Lease> held = lease.path("owner").isTextual() && fits(lease.get("owner").textValue())
+                && lease.path("generation").isIntegralNumber()
                 && lease.path("expiresAt").isIntegralNumber()
                 ? Optional.of(new CircuitRecord.Lease(lease.get("owner").textValue(), lease.get("generation").longValue(),
                         lease.get("expiresAt").longValue()))

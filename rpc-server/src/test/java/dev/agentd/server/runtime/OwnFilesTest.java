@@ -41,4 +41,15 @@ class OwnFilesTest {
         assertTrue(OwnFiles.refusal(out, Set.of(key)).orElseThrow().contains("own standard streams"));
         assertEquals(Optional.empty(), OwnFiles.refusal(out, Set.of()));
     }
+
+    @Test
+    void noFollowRefusesLinksDirectoriesAndSpecialFilesItself() throws IOException {
+        Path file = Files.writeString(dir.resolve("a.txt"), "x");
+        Path link = Files.createSymbolicLink(dir.resolve("link"), file);
+        assertEquals(Optional.empty(), OwnFiles.refusalNoFollow(file));
+        assertEquals(Optional.empty(), OwnFiles.refusalNoFollow(dir.resolve("missing")));
+        assertEquals(Optional.of("it is a symbolic link"), OwnFiles.refusalNoFollow(link));
+        assertEquals(Optional.of("it is a directory"), OwnFiles.refusalNoFollow(dir));
+        assertTrue(OwnFiles.refusalNoFollow(Path.of("/dev/null")).orElseThrow().contains("not a regular file"));
+    }
 }

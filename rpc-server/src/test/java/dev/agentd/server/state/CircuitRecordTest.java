@@ -128,4 +128,30 @@ class CircuitRecordTest {
         CircuitRecord leased = open.admit(1000, "a", 1, SHORT).record();
         assertEquals(new CircuitView("p/m", CircuitView.State.HALF_OPEN, 400), leased.view("p/m", 1100));
     }
+
+    @Test
+    void clampBoundsOpenUntilFloorAndLeaseByWhatAgentdCouldHaveWritten() {
+        long now = 1_000_000;
+        CircuitRecord hostile = new CircuitRecord(Long.MAX_VALUE, Long.MAX_VALUE, 7,
+                java.util.Optional.of(new CircuitRecord.Lease("other", 3, Long.MAX_VALUE)));
+        CircuitRecord clamped = hostile.clamped(now, SHORT);
+        assertEquals(now + 3000, clamped.openUntil());
+        assertEquals(now + 3000, clamped.retryFloorUntil());
+        assertEquals(7, clamped.consecutiveOpens());
+        assertEquals(new CircuitRecord.Lease("other", 3, now + 500), clamped.lease().orElseThrow());
+        // the clamp written back does not move on: later reads see it run down
+        assertSame(clamped, clamped.clamped(now + 2000, SHORT));
+        assertEquals(new Admission.Open(1000), clamped.admit(now + 2000, "a", 9, SHORT).admission());
+        assertTrue(clamped.grants(now + 3000), "half-open once the max cooldown has passed");
+    }
+
+    @Test
+    void clampLeavesRecordsAgentdWroteAlone() {
+        CircuitRecord open = CircuitRecord.NONE.opened(0, OptionalLong.of(2500), SHORT);
+        assertSame(open, open.clamped(0, SHORT));
+        CircuitRecord leased = open.admit(3000, "a", 1, SHORT).record();
+        assertSame(leased, leased.clamped(3000, SHORT));
+        // a lower maximum configured since: the record obeys the new one
+        assertEquals(1000, open.clamped(0, new CircuitTimings(1000, 1000, 500)).openUntil());
+    }
 }

@@ -139,7 +139,8 @@ public final class RedisState implements SharedState {
 
         @Override
         public List<CircuitView> list(CircuitTimings timings) {
-            return link.eval(Script.LIST, List.of(index()), List.of(prefix + "circuit:", ms(timings.maxCooldownMs())),
+            return link.eval(Script.LIST, List.of(index()), List.of(prefix + "circuit:", ms(timings.maxCooldownMs()),
+                    ms(Math.max(0, timings.leaseMs()))),
                     RedisState::views)
                     .orElseGet(() -> local.circuits().list(timings));
         }

@@ -8,7 +8,8 @@
 --   sweep: a record with no live lease and now >= openUntil + M is idle and counts as none
 --   n = prev.opens + 1;  cool = min(C * 2^(n-1), M)
 --   hinted = now + retryAfter if retryAfter > 0 else 0
---   floor = max(hinted, prev.floor if prev.floor > now else 0)
+--   floor = max(hinted, min(prev.floor, now + M) if prev.floor > now else 0)   (clamped on read, as
+--   CircuitRecord.clamped does: a stored floor never counts past now + M)
 --   openUntil = max(now + cool, min(floor, now + M))   (Retry-After lengthens, never past now + M)
 --   the probe lease ends; the generation is a new value of the global counter; M is kept (release
 --   needs it)
@@ -28,7 +29,7 @@ local cool = math.min(C * 2 ^ math.min(n - 1, 62), M)
 local hinted = 0
 if ra > 0 then hinted = now + ra end
 local prevFloor = 0
-if floor > now then prevFloor = floor end
+if floor > now then prevFloor = math.min(floor, now + M) end
 local newFloor = math.max(hinted, prevFloor)
 local untilMs = math.max(now + cool, math.min(newFloor, now + M))
 local gen = redis.call('INCR', KEYS[2])
