@@ -3,7 +3,9 @@
  * ({@link dev.agentd.server.runtime.Scheduler}) and cooperative cancellation
  * ({@link dev.agentd.server.runtime.CancellationToken}), and two text helpers for messages a
  * user reads: {@link dev.agentd.server.runtime.Suggest} ("did you mean", bounded edit distance)
- * and {@link dev.agentd.server.runtime.JsonProblems} (a parse failure as file:line:column).
+ * and {@link dev.agentd.server.runtime.JsonProblems} (a parse failure as file:line:column); and
+ * {@link dev.agentd.server.runtime.OutputBackpressure}, the gauge by which stdout's queue tells the
+ * stream watchdogs that the run thread is waiting for the client, not for the provider.
  * Imports nothing from agentd.
  *
  * <p><b>Clocks.</b> Durations, deadlines and intervals use {@code Scheduler.monotonicMs()};
