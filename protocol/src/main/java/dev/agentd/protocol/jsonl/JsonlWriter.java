@@ -58,7 +58,7 @@ public final class JsonlWriter {
                 mapper.get().writeValue(buffer, record);
             }
             buffer.write('\n');
-        } catch (IOException | RuntimeException e) {
+        } catch (Throwable e) { // an Error too (OutOfMemoryError on a huge record): no half line may stay
             buffer.truncate(start);
             throw e;
         }

@@ -71,6 +71,28 @@ class JsonlWriterTest {
         }
     }
 
+    /** As {@link Exploding}, with the error a huge record meets (issue 22, N2). */
+    public static final class OutOfMemory {
+        public String getA() {
+            return "first";
+        }
+
+        public String getZ() {
+            throw new OutOfMemoryError("Java heap space");
+        }
+    }
+
+    @Test
+    void anErrorWhileSerializingLeavesNoHalfLineEither() throws IOException {
+        CountingStream out = new CountingStream();
+        JsonlWriter writer = new JsonlWriter(out, MAPPER);
+        writer.append(Map.of("n", 1));
+        assertThrows(OutOfMemoryError.class, () -> writer.append(new OutOfMemory()));
+        writer.append(Map.of("n", 2));
+        writer.flush();
+        assertEquals("{\"n\":1}\n{\"n\":2}\n", out.text());
+    }
+
     @Test
     void eachRecordIsOneLineWrittenWithOneWriteAndOneFlush() throws IOException {
         CountingStream out = new CountingStream();

@@ -17,19 +17,41 @@ import java.util.List;
  * Every provider drives the same builder, so event shapes (start/delta/end per block,
  * contentIndex, the partial snapshot) are identical whatever the upstream API.
  * Not thread-safe: the streaming thread owns it.
+ *
+ * <p>It is also where a reply's size is bounded ({@link ReplyBound}, issue 22): content past the
+ * bound is dropped, {@link #cut} says so, and the caller ends the exchange and fails the reply with
+ * {@link #tooLarge}.
  */
 public final class AssistantMessageBuilder {
     private final Model model;
     private final long timestamp;
     private final StreamListener listener;
+    private final ReplyBound bound;
     private final List<Block> blocks = new ArrayList<>();
     private Usage usage = Usage.ZERO;
     private boolean started;
+    private long bytes;
+    private boolean cut;
 
     public AssistantMessageBuilder(Model model, long timestamp, StreamListener listener) {
+        this(model, timestamp, listener, ReplyBound.NONE);
+    }
+
+    public AssistantMessageBuilder(Model model, long timestamp, StreamListener listener, ReplyBound bound) {
         this.model = model;
         this.timestamp = timestamp;
         this.listener = listener;
+        this.bound = bound;
+    }
+
+    /** True once content past the bound arrived (and was dropped): the reply must end now. */
+    public boolean cut() {
+        return cut;
+    }
+
+    /** The error a cut reply ends with: final, never retried (a retry would stream the same). */
+    public ProviderError tooLarge() {
+        return new ProviderError(bound.errorMessage(), null, ErrorTypes.REPLY_TOO_LARGE, null, false);
     }
 
     /** Reports the start of the reply (idempotent). */
@@ -65,11 +87,17 @@ public final class AssistantMessageBuilder {
     }
 
     public void thinkingSignature(int index, String signature) {
+        if (!admit(signature)) {
+            return;
+        }
         Block block = blocks.get(index);
         block.signature = block.signature == null ? signature : block.signature + signature;
     }
 
     public void redactedThinking(String data) {
+        if (!admit(data)) {
+            return;
+        }
         Block block = new Block(Kind.THINKING);
         block.redacted = true;
         block.signature = data;
@@ -133,7 +161,7 @@ public final class AssistantMessageBuilder {
     }
 
     private void append(int index, String delta, String eventType) {
-        if (delta == null || delta.isEmpty()) {
+        if (delta == null || delta.isEmpty() || !admit(delta)) {
             return;
         }
         Block block = blocks.get(index);
@@ -142,6 +170,23 @@ public final class AssistantMessageBuilder {
             block.arguments = parseArguments(block.text.toString());
         }
         emit(eventType, index, delta, null, null);
+    }
+
+    /** Counts {@code text} against the bound; false (and {@link #cut}) once it would pass it. */
+    private boolean admit(String text) {
+        if (cut) {
+            return false;
+        }
+        if (bound == ReplyBound.NONE || text == null) {
+            return true;
+        }
+        long more = ReplyBound.utf8Bytes(text);
+        if (more > bound.maxBytes() - bytes) {
+            cut = true;
+            return false;
+        }
+        bytes += more;
+        return true;
     }
 
     private void close(int index, String eventType) {

@@ -16,6 +16,11 @@ public final class ErrorTypes {
      * {@code delta.refusal}, a content filter): never retried on the same model.
      */
     public static final String REFUSAL = "refusal";
+    /**
+     * The reply streamed past its bound ({@link ReplyBound}) and was cut: final, since a retry
+     * would stream the same again (issue 22, N2).
+     */
+    public static final String REPLY_TOO_LARGE = "reply_too_large";
 
     private ErrorTypes() {}
 }

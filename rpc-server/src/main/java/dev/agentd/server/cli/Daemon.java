@@ -14,6 +14,7 @@ import dev.agentd.server.ai.ProviderRegistry;
 import dev.agentd.server.ai.faux.FauxModels;
 import dev.agentd.server.ai.faux.FauxProvider;
 import dev.agentd.server.ai.faux.FauxScript;
+import dev.agentd.server.ai.http.LazyHttpClient;
 import dev.agentd.server.ai.wiring.HttpProviders;
 import dev.agentd.server.auth.AuthStore;
 import dev.agentd.server.auth.SecretResolver;
@@ -27,6 +28,7 @@ import dev.agentd.server.rpc.JsonRpcMode;
 import dev.agentd.server.rpc.ProtocolMode;
 import dev.agentd.server.rpc.RpcMode;
 import dev.agentd.server.rpc.RpcOutput;
+import dev.agentd.server.runtime.OutputBackpressure;
 import dev.agentd.server.runtime.SystemScheduler;
 import dev.agentd.server.fallback.FallbackSettings;
 import dev.agentd.server.fallback.NdjsonFallbackLog;
@@ -135,8 +137,11 @@ public final class Daemon {
         SecretInventory.register(env, settings.current(), auth, secrets, modelsConfig, catalog);
         ModelRegistry models = new ModelRegistry(catalog, modelsConfig.headers(secrets::resolve))
                 .listingEmbedded(asksForEmbedded(options));
-        List<Provider> all = new ArrayList<>(HttpProviders.create(scheduler,
-                () -> ProviderSettings.timeouts(settings.current())));
+        // Time the run thread waits for the client to read stdout is not provider silence (N3).
+        OutputBackpressure backpressure = new OutputBackpressure(scheduler::monotonicMs);
+        List<Provider> all = new ArrayList<>(HttpProviders.create(new LazyHttpClient(), scheduler,
+                () -> ProviderSettings.timeouts(settings.current()),
+                () -> ProviderSettings.maxReplyBytes(settings.current()), backpressure));
         all.add(faux);
         ProviderRegistry providers = new ProviderRegistry(all);
         StartupTrace.mark("models");
@@ -171,7 +176,8 @@ public final class Daemon {
         Daemon[] self = new Daemon[1];
         // Off the writing thread: that is often the run thread, and shutdown() waits for the run to stop.
         RpcOutput output = RpcOutput.queued(out, Json::mapper, RpcOutput.DEFAULT_CAPACITY,
-                () -> self[0].shutdownInBackground("agentd-stdout-closed"));
+                () -> self[0].shutdownInBackground("agentd-stdout-closed"),
+                new RpcOutput.Waits(backpressure::waiting, backpressure::resumed));
         SlashCommands slashCommands = new SlashCommands(dirs.agentDir(), dirs.projectDir());
         CommandRouter router = new CommandRouter(session, script, new PiExtras(slashCommands, cwd));
         StartupTrace.mark("session+router");

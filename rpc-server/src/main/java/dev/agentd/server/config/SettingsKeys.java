@@ -19,7 +19,7 @@ final class SettingsKeys {
             "retry", Set.of("enabled", "maxRetries", "baseDelayMs", "maxRetryDelayMs", "provider", "fallbackChains",
                     "fallbackRevertPolicy", "hintedWaitCapMs", "modelFallback", "probeBackMaxMs"),
             "retry.provider", Set.of("connectTimeoutMs", "streamStartTimeoutMs", "streamFirstEventTimeoutMs",
-                    "streamIdleTimeoutMs"),
+                    "streamIdleTimeoutMs", "maxReplyBytes"),
             "compaction", Set.of("enabled", "reserveTokens", "keepRecentTokens"),
             "fallback", Set.of("circuitCooldownMs", "circuitMaxCooldownMs", "log"),
             "fallback.log", Set.of("maxBytes"),

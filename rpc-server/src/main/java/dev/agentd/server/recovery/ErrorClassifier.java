@@ -39,7 +39,9 @@ public final class ErrorClassifier {
             ErrorTypes.STREAM_IDLE_TIMEOUT, ErrorTypes.STREAM_TRUNCATED);
     private static final Set<String> FINAL_TYPES = Set.of("authentication_error", "permission_error",
             "invalid_request_error", "not_found_error", "billing_error", "insufficient_quota",
-            "invalid_api_key", "context_length_exceeded", "request_too_large");
+            "invalid_api_key", "context_length_exceeded", "request_too_large",
+            // a reply cut at its bound: a retry would stream the same again (issue 22)
+            ErrorTypes.REPLY_TOO_LARGE);
     private static final Set<String> CREDENTIAL_TYPES = Set.of("authentication_error", "invalid_api_key",
             "invalid_grant");
     private static final Set<String> ACCESS_TYPES = Set.of("permission_error", "permission_denied");

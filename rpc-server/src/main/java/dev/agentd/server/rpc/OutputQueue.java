@@ -37,7 +37,8 @@ final class OutputQueue {
 
     /**
      * Serializes records as lines into a batch and writes the batch; an IOException means stdout
-     * is gone, a RuntimeException that one record cannot be serialized (it leaves nothing behind).
+     * is gone, anything else thrown by {@code append} that one record cannot be serialized (it
+     * leaves nothing behind).
      */
     interface Sink {
         void append(Object record) throws IOException;
@@ -76,6 +77,7 @@ final class OutputQueue {
     private final Sink sink;
     private final Consumer<IOException> onBroken;
     private final int capacity;
+    private final RpcOutput.Waits waits;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition notEmpty = lock.newCondition();
     private final Condition notFull = lock.newCondition();
@@ -86,12 +88,18 @@ final class OutputQueue {
     private long merged;
 
     OutputQueue(Sink sink, Consumer<IOException> onBroken, int capacity) {
+        this(sink, onBroken, capacity, RpcOutput.Waits.NONE);
+    }
+
+    /** @param waits told when a producer starts and stops waiting for room (the stream watchdogs pause meanwhile) */
+    OutputQueue(Sink sink, Consumer<IOException> onBroken, int capacity, RpcOutput.Waits waits) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be at least 1: " + capacity);
         }
         this.sink = sink;
         this.onBroken = onBroken;
         this.capacity = capacity;
+        this.waits = waits;
     }
 
     /** Starts the writer thread (a daemon thread: {@link #drain} is how shutdown waits for it). */
@@ -116,8 +124,8 @@ final class OutputQueue {
                 merged++;
                 return;
             }
-            while (pending.size() >= capacity && !closed) {
-                notFull.awaitUninterruptibly();
+            if (pending.size() >= capacity && !closed) {
+                awaitRoom();
             }
             if (closed) {
                 return;
@@ -129,9 +137,23 @@ final class OutputQueue {
         }
     }
 
+    /** Waits (holding the lock) until there is room or stdout is gone, reporting the wait. */
+    private void awaitRoom() {
+        waits.waiting().run();
+        try {
+            while (pending.size() >= capacity && !closed) {
+                notFull.awaitUninterruptibly();
+            }
+        } finally {
+            waits.resumed().run();
+        }
+    }
+
     /**
      * Writes the oldest pending records (up to {@link #MAX_BATCH}, one write), waiting for one;
-     * false once stdout is gone. The writer thread loops on this; a test may call it itself.
+     * false once stdout is gone. The writer thread loops on this; a test may call it itself. A
+     * record that fails to serialize, for whatever reason ({@code OutOfMemoryError} included), is
+     * replaced by an error record ({@link WriteFailures}); only an IOException ends the stream.
      */
     boolean writeNext() {
         List<Object> batch = new ArrayList<>();
@@ -144,8 +166,7 @@ final class OutputQueue {
                 return false;
             }
             while (!pending.isEmpty() && batch.size() < MAX_BATCH) {
-                Object item = pending.pollFirst();
-                batch.add(item instanceof Slot slot ? slot.toRecord() : item);
+                batch.add(pending.pollFirst()); // a slot left the queue: nothing folds into it any more
             }
             inFlight = true;
             notFull.signalAll();
@@ -153,19 +174,53 @@ final class OutputQueue {
             lock.unlock();
         }
         try {
-            for (Object record : batch) {
-                try {
-                    sink.append(record);
-                } catch (RuntimeException | StackOverflowError e) { // one bad record must not stop the stream
-                    LOG.error("could not serialize a {} record", record.getClass().getSimpleName(), e);
-                }
+            for (Object item : batch) {
+                append(item);
             }
             sink.flush();
         } catch (IOException e) {
             close();
             onBroken.accept(e);
             return false;
+        } catch (Throwable e) { // not stdout gone (that is an IOException): this batch is lost, the stream goes on
+            LOG.error("could not write {} records: {}", batch.size(), e.toString());
+        } finally {
+            batch.clear();
+            settled();
         }
+        return true;
+    }
+
+    /** Serializes one queued item, or in its place the error record that says why it could not be. */
+    private void append(Object item) throws IOException {
+        try {
+            sink.append(item instanceof Slot slot ? slot.toRecord() : item);
+        } catch (IOException e) {
+            throw e;
+        } catch (Throwable e) { // one bad record must not stop the stream, however it failed
+            Object failed = item instanceof Slot slot ? slot.record : item;
+            try {
+                sink.append(WriteFailures.replacement(failed, e)); // first: logging may need memory too
+            } catch (IOException broken) {
+                throw broken;
+            } catch (Throwable again) {
+                logQuietly("could not write the error record either: " + again);
+            }
+            logQuietly(WriteFailures.message(failed, e) + "; an error record took its place");
+        }
+    }
+
+    /** Logs without a stack trace, and never throws: under memory pressure the log may fail too. */
+    private static void logQuietly(String text) {
+        try {
+            LOG.error("{}", text);
+        } catch (Throwable ignored) {
+            // nothing left to tell it with
+        }
+    }
+
+    /** The writer is done with its batch (written or not). */
+    private void settled() {
         lock.lock();
         try {
             inFlight = false;
@@ -175,7 +230,6 @@ final class OutputQueue {
         } finally {
             lock.unlock();
         }
-        return true;
     }
 
     /** Waits until everything enqueued so far is written (or stdout broke); false on timeout. */
@@ -219,9 +273,16 @@ final class OutputQueue {
         }
     }
 
+    /** Every record in order until stdout is gone; nothing else ends this thread. */
     private void run() {
-        while (writeNext()) {
-            // every record in order, until stdout is gone
+        while (true) {
+            try {
+                if (!writeNext()) {
+                    return;
+                }
+            } catch (Throwable e) { // writeNext handles records itself; this is the last line of defence
+                LOG.error("the stdout writer failed; going on: {}", e.toString());
+            }
         }
     }
 

@@ -25,6 +25,14 @@ public final class RpcOutput {
     /** Pending records before a non-mergeable one waits for room; updates of a lagging reply fold instead. */
     public static final int DEFAULT_CAPACITY = 1024;
 
+    /**
+     * Told when a producer starts and stops waiting for room in the queue, i.e. for the client to
+     * read (cli points these at {@code runtime.OutputBackpressure}, which the stream watchdogs read).
+     */
+    public record Waits(Runnable waiting, Runnable resumed) {
+        public static final Waits NONE = new Waits(() -> { }, () -> { });
+    }
+
     private final JsonlWriter writer;
     private final OutputQueue queue;
     private final Runnable onClosed;
@@ -36,7 +44,8 @@ public final class RpcOutput {
         this.onClosed = onClosed;
     }
 
-    private RpcOutput(OutputStream out, Supplier<ObjectMapper> mapper, int capacity, Runnable onClosed) {
+    private RpcOutput(OutputStream out, Supplier<ObjectMapper> mapper, int capacity, Runnable onClosed,
+            Waits waits) {
         this.onClosed = onClosed;
         this.writer = null;
         JsonlWriter lines = new JsonlWriter(out, mapper);
@@ -50,7 +59,7 @@ public final class RpcOutput {
             public void flush() throws IOException {
                 lines.flush();
             }
-        }, this::broken, capacity).start("agentd-stdout");
+        }, this::broken, capacity, waits).start("agentd-stdout");
     }
 
     /**
@@ -59,7 +68,13 @@ public final class RpcOutput {
      */
     public static RpcOutput queued(OutputStream out, Supplier<ObjectMapper> mapper, int capacity,
             Runnable onClosed) {
-        return new RpcOutput(out, mapper, capacity, onClosed);
+        return queued(out, mapper, capacity, onClosed, Waits.NONE);
+    }
+
+    /** As above; {@code waits} hears of every producer's wait for room (the client not reading). */
+    public static RpcOutput queued(OutputStream out, Supplier<ObjectMapper> mapper, int capacity,
+            Runnable onClosed, Waits waits) {
+        return new RpcOutput(out, mapper, capacity, onClosed, waits);
     }
 
     public void write(Object record) {
@@ -74,8 +89,13 @@ public final class RpcOutput {
             writer.write(record);
         } catch (IOException e) {
             broken(e);
-        } catch (RuntimeException e) {
-            LOG.error("could not serialize a {} record", record.getClass().getSimpleName(), e);
+        } catch (Throwable e) { // as the queue's writer does: an error record in its place
+            LOG.error("{}; an error record takes its place", WriteFailures.message(record, e));
+            try {
+                writer.write(WriteFailures.replacement(record, e));
+            } catch (IOException broken) {
+                broken(broken);
+            }
         }
     }
 

@@ -5,7 +5,9 @@
  * user reads: {@link dev.agentd.server.runtime.Suggest} ("did you mean", bounded edit distance),
  * {@link dev.agentd.server.runtime.JsonProblems} (a parse failure as file:line:column) and
  * {@link dev.agentd.server.runtime.LogText} (file text quoted in a warning: escaped, cut, capped),
- * and {@link dev.agentd.server.runtime.KnownSecrets}, the process's secret values for redaction.
+ * {@link dev.agentd.server.runtime.KnownSecrets}, the process's secret values for redaction, and
+ * {@link dev.agentd.server.runtime.OutputBackpressure}, the gauge by which stdout's queue tells the
+ * stream watchdogs that the run thread is waiting for the client, not for the provider.
  * Imports nothing from agentd.
  *
  * <p><b>Clocks.</b> Durations, deadlines and intervals use {@code Scheduler.monotonicMs()};

@@ -26,4 +26,16 @@ class ProviderSettingsTest {
         settings.set("retry.provider.connectTimeoutMs", Json.mapper().getNodeFactory().textNode("fast"));
         assertEquals(new ProviderTimeouts(10_000, 30_000, 120_000), ProviderSettings.timeouts(settings.current()));
     }
+
+    @Test
+    void theReplyCapDefaultsTo32MiBAndRefusesValuesOutsideItsRange() throws IOException {
+        SettingsStore settings = SettingsStore.inMemory();
+        assertEquals(32L * 1024 * 1024, ProviderSettings.maxReplyBytes(settings.current()));
+        settings.set("retry.provider.maxReplyBytes", Json.mapper().getNodeFactory().numberNode(1_048_576));
+        assertEquals(1_048_576, ProviderSettings.maxReplyBytes(settings.current()));
+        settings.set("retry.provider.maxReplyBytes", Json.mapper().getNodeFactory().numberNode(1_000));
+        assertEquals(32L * 1024 * 1024, ProviderSettings.maxReplyBytes(settings.current()), "below 64 KiB");
+        settings.set("retry.provider.maxReplyBytes", Json.mapper().getNodeFactory().numberNode(1L << 40));
+        assertEquals(32L * 1024 * 1024, ProviderSettings.maxReplyBytes(settings.current()), "above 256 MiB");
+    }
 }

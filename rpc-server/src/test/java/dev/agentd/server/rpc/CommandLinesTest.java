@@ -101,7 +101,8 @@ class CommandLinesTest {
         JsonNode reply = Json.mapper().readTree(lines[0]);
         assertEquals(7, reply.path("id").asInt());
         assertEquals(JsonRpcError.INTERNAL_ERROR, reply.path("error").path("code").asInt());
-        assertEquals("Internal error: StackOverflowError", reply.path("error").path("message").asText());
+        assertEquals("Internal error: could not write a reply record: StackOverflowError",
+                reply.path("error").path("message").asText(), "the writer answers in the record's place (issue 22)");
         assertNull(reply.get("result"));
         assertEquals(JsonRpcError.METHOD_NOT_FOUND, Json.mapper().readTree(lines[1]).path("error").path("code").asInt());
     }

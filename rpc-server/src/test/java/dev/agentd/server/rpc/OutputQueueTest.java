@@ -13,6 +13,7 @@ import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.ContentBlock;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.message.Usage;
+import dev.agentd.protocol.response.Response;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -266,7 +267,7 @@ class OutputQueueTest {
     }
 
     @Test
-    void aRecordThatFailsToSerializeIsSkippedAndTheStreamGoesOn() {
+    void aRecordThatFailsToSerializeIsReplacedAndTheStreamGoesOn() {
         OutputQueue queue = new OutputQueue(record -> {
             if (record instanceof AgentEvent.TurnStart) {
                 throw new IllegalStateException("cannot serialize");
@@ -276,7 +277,9 @@ class OutputQueueTest {
         queue.offer(new AgentEvent.TurnStart());
         queue.offer(new AgentEvent.AgentStart());
         writeAll(queue);
-        assertEquals(1, written.size());
-        assertTrue(written.get(0) instanceof AgentEvent.AgentStart);
+        assertEquals(2, written.size());
+        assertEquals(Response.failure(null, "write",
+                "could not write a turn_start record: IllegalStateException: cannot serialize"), written.get(0));
+        assertTrue(written.get(1) instanceof AgentEvent.AgentStart);
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.server.ai.AssistantMessageBuilder;
 import dev.agentd.server.ai.ProviderError;
+import dev.agentd.server.ai.ReplyBound;
 import dev.agentd.server.ai.TextBounds;
 import dev.agentd.server.ai.sse.SseEvent;
 import dev.agentd.server.ai.sse.SseParser;
@@ -19,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,11 +36,19 @@ public final class HttpReplyStreamer {
     private final StreamingExchange exchange;
     private final Scheduler scheduler;
     private final Supplier<ProviderTimeouts> timeouts;
+    private final LongSupplier maxReplyBytes;
 
     public HttpReplyStreamer(StreamingExchange exchange, Scheduler scheduler, Supplier<ProviderTimeouts> timeouts) {
+        this(exchange, scheduler, timeouts, () -> ReplyBound.DEFAULT_MAX_REPLY_BYTES);
+    }
+
+    /** @param maxReplyBytes the {@code retry.provider.maxReplyBytes} cap, read per request like the timeouts */
+    public HttpReplyStreamer(StreamingExchange exchange, Scheduler scheduler, Supplier<ProviderTimeouts> timeouts,
+            LongSupplier maxReplyBytes) {
         this.exchange = exchange;
         this.scheduler = scheduler;
         this.timeouts = timeouts;
+        this.maxReplyBytes = maxReplyBytes;
     }
 
     /** The injected clock (message timestamps, retry-hint dates). */
@@ -56,7 +66,8 @@ public final class HttpReplyStreamer {
             Supplier<JsonNode> body, Function<JsonNode, String> errorType,
             BiFunction<AssistantMessageBuilder, Redactor, StreamMapper> mappers, StreamListener listener,
             CancellationToken cancel) {
-        AssistantMessageBuilder reply = new AssistantMessageBuilder(request.model(), scheduler.now(), listener);
+        AssistantMessageBuilder reply = new AssistantMessageBuilder(request.model(), scheduler.now(), listener,
+                ReplyBound.of(request.model(), maxReplyBytes.getAsLong()));
         Redactor redactor = Redactor.of(request.apiKey(), request.headers().values());
         HttpRequest http;
         try {
@@ -89,7 +100,8 @@ public final class HttpReplyStreamer {
             @Override
             public boolean onEvent(SseEvent event) {
                 try {
-                    return mapper.onEvent(event);
+                    // Past its bound the reply is cut: stop reading, which ends the exchange.
+                    return mapper.onEvent(event) && !reply.cut();
                 } catch (RuntimeException e) {
                     // An event shape the mapper did not expect: report it like garbage on the wire.
                     String name = TextBounds.cut(redactor.apply(event.event()), TextBounds.MAX_TYPE_CHARS);
@@ -102,6 +114,10 @@ public final class HttpReplyStreamer {
         ExchangeResult result = exchange.run(request, timeouts.get(), cancel, reply::start, handler);
         if (result instanceof ExchangeResult.Aborted) {
             return reply.aborted();
+        }
+        if (reply.cut()) {
+            LOG.debug("provider reply cut: {}", reply.tooLarge().message());
+            return reply.fail(reply.tooLarge());
         }
         if (result instanceof ExchangeResult.HttpFailure failure) {
             ProviderError error = HttpErrors.fromResponse(failure, redactor, errorType, scheduler.now());

@@ -1,5 +1,6 @@
 package dev.agentd.server.ai.http;
 
+import dev.agentd.server.runtime.OutputBackpressure;
 import dev.agentd.server.runtime.Scheduler;
 
 /**
@@ -16,6 +17,11 @@ import dev.agentd.server.runtime.Scheduler;
  * when it fires early, so a 5000-event stream does not schedule 5000 timers. After the terminal
  * event a short drain limit applies instead. Firing runs {@code kill} (which closes the body
  * stream) and remembers why, so the reader can tell a timeout from a dropped connection.
+ *
+ * <p>Time the reading thread spends waiting for the client to take stdout is not the provider's
+ * (issue 22, N3): that thread emits the reply's events itself, and while stdout is full it reads
+ * nothing. So no limit fires while {@link OutputBackpressure} reports a blocked producer, and each
+ * limit's clock restarts when the wait ends. (The drain limit is exempt: nothing is emitted then.)
  */
 final class StreamWatchdog {
     /** Which limit ended the exchange. */
@@ -31,6 +37,7 @@ final class StreamWatchdog {
     private final long idleMs;
     private final long firstEventMs;
     private final Runnable kill;
+    private final OutputBackpressure output;
     private volatile Phase phase = Phase.START;
     private long startedAt;
     private long drainDeadline;
@@ -41,7 +48,12 @@ final class StreamWatchdog {
     private volatile Limit fired;
 
     StreamWatchdog(Scheduler scheduler, ProviderTimeouts timeouts, Runnable kill) {
+        this(scheduler, timeouts, kill, OutputBackpressure.NONE);
+    }
+
+    StreamWatchdog(Scheduler scheduler, ProviderTimeouts timeouts, Runnable kill, OutputBackpressure output) {
         this.scheduler = scheduler;
+        this.output = output;
         this.startMs = timeouts.streamStartMs();
         this.idleMs = timeouts.streamIdleMs();
         this.firstEventMs = timeouts.firstEventMs();
@@ -124,8 +136,20 @@ final class StreamWatchdog {
         };
     }
 
-    /** When the current phase's limit expires, and which limit that is. */
+    /**
+     * When the current phase's limit expires, and which limit that is: never sooner than the limit
+     * after the last wait for stdout ended.
+     */
     private Deadline deadline() {
+        Deadline deadline = phaseDeadline();
+        if (deadline.limit() == Limit.DRAIN) {
+            return deadline;
+        }
+        long afterWait = output.lastResumedMs() + limitMs(deadline.limit()); // MIN_VALUE + limit: no wait yet
+        return afterWait > deadline.at() ? new Deadline(afterWait, deadline.limit()) : deadline;
+    }
+
+    private Deadline phaseDeadline() {
         return switch (phase) {
             case START -> new Deadline(startedAt + startMs, Limit.START);
             case WAITING_EVENT -> lastActivity + idleMs < startedAt + firstEventMs
@@ -156,7 +180,12 @@ final class StreamWatchdog {
                 return;
             }
             Deadline deadline = deadline();
-            if (scheduler.monotonicMs() < deadline.at()) {
+            long now = scheduler.monotonicMs();
+            if (deadline.limit() != Limit.DRAIN && output.blocked()) {
+                arm(now + limitMs(deadline.limit())); // look again later; the wait's end restarts the clock
+                return;
+            }
+            if (now < deadline.at()) {
                 arm(deadline.at());
                 return;
             }

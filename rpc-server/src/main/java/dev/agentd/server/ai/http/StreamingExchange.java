@@ -4,6 +4,7 @@ import dev.agentd.server.ai.sse.SseEvent;
 import dev.agentd.server.ai.sse.SseParser;
 import dev.agentd.server.ai.ErrorTypes;
 import dev.agentd.server.runtime.CancellationToken;
+import dev.agentd.server.runtime.OutputBackpressure;
 import dev.agentd.server.runtime.Scheduler;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -38,10 +39,17 @@ public final class StreamingExchange {
 
     private final LazyHttpClient clients;
     private final Scheduler scheduler;
+    private final OutputBackpressure output;
 
     public StreamingExchange(LazyHttpClient clients, Scheduler scheduler) {
+        this(clients, scheduler, OutputBackpressure.NONE);
+    }
+
+    /** @param output whether the reading thread is waiting for stdout: that time is not the provider's silence */
+    public StreamingExchange(LazyHttpClient clients, Scheduler scheduler, OutputBackpressure output) {
         this.clients = clients;
         this.scheduler = scheduler;
+        this.output = output;
     }
 
     /**
@@ -62,7 +70,7 @@ public final class StreamingExchange {
     private ExchangeResult exchange(HttpRequest request, ProviderTimeouts timeouts, CancellationToken cancel,
             Runnable onResponse, SseParser.Handler handler, RequestLog.Seen seen, long start) {
         Kill kill = new Kill();
-        StreamWatchdog watchdog = new StreamWatchdog(scheduler, timeouts, kill);
+        StreamWatchdog watchdog = new StreamWatchdog(scheduler, timeouts, kill, output);
         Runnable unregister = cancel.onCancel(kill);
         try {
             if (cancel.isCancelled()) {

@@ -7,8 +7,11 @@ import dev.agentd.server.ai.http.LazyHttpClient;
 import dev.agentd.server.ai.http.ProviderTimeouts;
 import dev.agentd.server.ai.http.StreamingExchange;
 import dev.agentd.server.ai.openai.OpenAiCompletionsProvider;
+import dev.agentd.server.ai.ReplyBound;
+import dev.agentd.server.runtime.OutputBackpressure;
 import dev.agentd.server.runtime.Scheduler;
 import java.util.List;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -28,8 +31,17 @@ public final class HttpProviders {
 
     public static List<Provider> create(LazyHttpClient client, Scheduler scheduler,
             Supplier<ProviderTimeouts> timeouts) {
-        HttpReplyStreamer streamer = new HttpReplyStreamer(new StreamingExchange(client, scheduler), scheduler,
-                timeouts);
+        return create(client, scheduler, timeouts, () -> ReplyBound.DEFAULT_MAX_REPLY_BYTES, OutputBackpressure.NONE);
+    }
+
+    /**
+     * @param maxReplyBytes the reply size cap, read per request ({@link ReplyBound})
+     * @param output the stdout gauge: time the run thread waits for the client is not provider silence
+     */
+    public static List<Provider> create(LazyHttpClient client, Scheduler scheduler,
+            Supplier<ProviderTimeouts> timeouts, LongSupplier maxReplyBytes, OutputBackpressure output) {
+        HttpReplyStreamer streamer = new HttpReplyStreamer(new StreamingExchange(client, scheduler, output), scheduler,
+                timeouts, maxReplyBytes);
         return List.of(new AnthropicProvider(streamer), new OpenAiCompletionsProvider(streamer));
     }
 }

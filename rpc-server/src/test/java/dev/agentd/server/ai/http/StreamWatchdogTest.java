@@ -3,6 +3,7 @@ package dev.agentd.server.ai.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.agentd.server.runtime.OutputBackpressure;
 import dev.agentd.server.testing.FakeScheduler;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -139,5 +140,44 @@ class StreamWatchdogTest {
         }
         assertEquals(0, kills.get(), "5000 ms of events: the first-event limit applies only to the first");
         assertNull(watchdog.fired());
+    }
+
+    @Test
+    void timeBlockedOnStdoutIsNotSilenceAndTheIdleClockRestartsAfterIt() {
+        OutputBackpressure output = new OutputBackpressure(clock::monotonicMs);
+        StreamWatchdog paced = new StreamWatchdog(clock, new ProviderTimeouts(1_000, 5_000, 300, 2_000),
+                kills::incrementAndGet, output);
+        paced.start();
+        paced.firstByte();
+        paced.event();
+        clock.advance(100);
+        output.waiting(); // the run thread emits the next delta into a full stdout queue
+        for (int i = 0; i < 50; i++) {
+            clock.advance(100);
+        }
+        assertEquals(0, kills.get(), "5 s blocked on the client, 300 ms idle limit: not the provider's silence");
+        output.resumed();
+        clock.advance(299);
+        assertEquals(0, kills.get(), "the idle clock restarted when the wait ended");
+        clock.advance(1);
+        assertEquals(1, kills.get(), "then real silence is still caught");
+        assertEquals(StreamWatchdog.Limit.IDLE, paced.fired());
+    }
+
+    @Test
+    void aWaitBeforeTheFirstBytePausesTheStartLimitToo() {
+        OutputBackpressure output = new OutputBackpressure(clock::monotonicMs);
+        StreamWatchdog paced = new StreamWatchdog(clock, new ProviderTimeouts(1_000, 5_000, 300, 2_000),
+                kills::incrementAndGet, output);
+        paced.start();
+        clock.advance(1_000);
+        output.waiting(); // message_start, emitted once headers arrived, waits for room
+        clock.advance(10_000);
+        assertEquals(0, kills.get());
+        output.resumed();
+        clock.advance(4_999);
+        assertEquals(0, kills.get());
+        clock.advance(1);
+        assertEquals(StreamWatchdog.Limit.START, paced.fired());
     }
 }
