@@ -35,6 +35,7 @@ import dev.agentd.server.session.FallbackServices;
 import dev.agentd.server.state.SharedState;
 import dev.agentd.server.sessions.SessionFile;
 import dev.agentd.server.sessions.SessionLockedException;
+import dev.agentd.server.sessions.SessionTooLargeException;
 import dev.agentd.server.sessions.SessionPaths;
 import dev.agentd.server.tools.ToolRegistry;
 import dev.agentd.server.tools.Tools;
@@ -347,7 +348,7 @@ public final class Daemon {
                 } catch (SessionLockedException e) {
                     throw new CliOptions.UsageException("--session: " + e.getMessage()
                             + "; close it there first, or start without --session");
-                } catch (SessionFile.TooLarge e) {
+                } catch (SessionTooLargeException e) {
                     throw new CliOptions.UsageException("--session: " + e.getMessage()
                             + "; start without --session for a new session (the file is left as it is)");
                 } catch (IOException e) {
@@ -374,7 +375,7 @@ public final class Daemon {
                                 + unreadable.getMessage() + "); starting a new session");
                         return fresh;
                     }
-                } catch (SessionFile.TooLarge e) {
+                } catch (SessionTooLargeException e) {
                     warn(warnings, "--continue: " + e.getMessage() + "; starting a new session (the file is left as it is)");
                     return fresh;
                 }

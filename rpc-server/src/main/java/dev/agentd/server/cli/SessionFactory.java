@@ -15,6 +15,7 @@ import dev.agentd.server.session.SessionContext;
 import dev.agentd.server.sessions.SessionFile;
 import dev.agentd.server.sessions.SessionListing;
 import dev.agentd.server.sessions.SessionLockedException;
+import dev.agentd.server.sessions.SessionTooLargeException;
 import dev.agentd.server.sessions.SessionPaths;
 import dev.agentd.server.tools.FileAccess;
 import dev.agentd.server.tools.SystemPrompt;
@@ -89,7 +90,7 @@ final class SessionFactory implements SessionOpener {
             return SessionFile.load(existing, scheduler::now);
         } catch (SessionLockedException e) {
             throw new Refused(e.getMessage() + "; close it there first (one agentd process writes a session at a time)");
-        } catch (SessionFile.TooLarge e) {
+        } catch (SessionTooLargeException e) {
             throw new Refused(e.getMessage());
         }
     }

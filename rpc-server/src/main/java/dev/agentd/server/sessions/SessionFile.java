@@ -6,7 +6,6 @@ import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.server.runtime.OwnFiles;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -83,7 +82,7 @@ public final class SessionFile {
     /**
      * Reads a session file to write it: takes its {@link SessionLock} first, so a file another
      * process writes is refused with {@link SessionLockedException}. A bad last line is ignored; a
-     * file without a valid header is refused, one over {@link #MAX_LOAD_BYTES} with {@link TooLarge}.
+     * file without a valid header is refused, one over {@link #MAX_LOAD_BYTES} with {@link SessionTooLargeException}.
      */
     public static SessionFile load(Path file, LongSupplier clock) throws IOException {
         OwnFiles.requireOpenable(file, "a session file"); // before opening: a FIFO blocks, /dev/zero never ends
@@ -122,10 +121,10 @@ public final class SessionFile {
     private static SessionFile read(Path file, LongSupplier clock) throws IOException {
         long size = Files.size(file);
         if (size > MAX_LOAD_BYTES) {
-            throw new TooLarge(file, size);
+            throw new SessionTooLargeException(file, size, MAX_LOAD_BYTES);
         }
         byte[] bytes = Files.readAllBytes(file);
-        List<int[]> lines = splitLines(bytes);
+        List<int[]> lines = JsonlLines.split(bytes);
         if (lines.isEmpty()) {
             throw new IOException("not a session file (empty): " + file);
         }
@@ -225,7 +224,7 @@ public final class SessionFile {
             }
             writeAll();
         } else {
-            unwritten.add(line(entry));
+            unwritten.add(JsonlLines.of(entry));
             if (appender.write(unwritten)) {
                 unwritten.clear();
             }
@@ -245,9 +244,9 @@ public final class SessionFile {
 
     private void writeAll() {
         List<byte[]> lines = new ArrayList<>();
-        lines.add(line(header));
+        lines.add(JsonlLines.of(header));
         for (SessionEntry entry : entries) {
-            lines.add(line(entry));
+            lines.add(JsonlLines.of(entry));
         }
         if (appender.createParent() && locked() && appender.write(lines)) {
             onDisk = true;
@@ -406,17 +405,6 @@ public final class SessionFile {
         return Instant.ofEpochMilli(epochMillis).toString();
     }
 
-    private static byte[] line(Object record) {
-        try {
-            byte[] json = Json.mapper().writeValueAsBytes(record);
-            byte[] line = new byte[json.length + 1];
-            System.arraycopy(json, 0, line, 0, json.length);
-            line[json.length] = '\n';
-            return line;
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot serialize a session entry", e);
-        }
-    }
 
     private static SessionEntry decode(ObjectNode node) throws IOException {
         String type = node.path("type").asText();
@@ -424,34 +412,9 @@ public final class SessionFile {
         return known == null ? new SessionEntry.Unknown(node) : Json.mapper().treeToValue(node, known);
     }
 
-    /** A file over {@link #MAX_LOAD_BYTES}: refused before anything is read. */
-    public static final class TooLarge extends IOException {
-        TooLarge(Path file, long size) {
-            super("session file " + file + " is too large to load (" + size + " bytes; the limit is "
-                    + MAX_LOAD_BYTES / (1024 * 1024) + " MB)");
-        }
-    }
 
     private static final Map<String, Class<? extends SessionEntry>> ENTRY_TYPES =
             dev.agentd.protocol.json.WireTypes.registry(SessionEntry.class);
 
-    /** [offset, length] of every non-blank line, the last one possibly without LF. */
-    private static List<int[]> splitLines(byte[] bytes) {
-        List<int[]> lines = new ArrayList<>();
-        int start = 0;
-        for (int i = 0; i <= bytes.length; i++) {
-            if (i == bytes.length || bytes[i] == '\n') {
-                int end = i;
-                if (end > start && bytes[end - 1] == '\r') {
-                    end--;
-                }
-                if (end > start && !new String(bytes, start, end - start, StandardCharsets.UTF_8).isBlank()) {
-                    lines.add(new int[] {start, end - start});
-                }
-                start = i + 1;
-            }
-        }
-        return lines;
-    }
 
 }
