@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * {@code --mode acp}: the Agent Client Protocol v1 (JSON-RPC 2.0, one message per line) for
  * editors, on agentd's own framing ({@link CommandLines}) and writer. Each {@code session/new}
  * opens an {@link AcpSession} with its own run thread; all share the process's services. The
- * reader answers quick methods before the next line and never waits for a run or for the client.
+ * reader answers quick methods before the next line and never waits for a run, for the client or
+ * for the disk: stored sessions are listed and loaded by {@link StoredSessions} on a worker.
  */
 public final class AcpMode implements ProtocolMode {
     private static final Logger LOG = LoggerFactory.getLogger(AcpMode.class);
@@ -42,7 +43,8 @@ public final class AcpMode implements ProtocolMode {
     private final String version;
     private final Map<String, AcpSession> sessions = new ConcurrentHashMap<>();
     private final StoredSessions stored;
-    private volatile boolean closing;
+    /** The connection ended: a load finishing now closes what it opened. */
+    private volatile boolean ended;
     private volatile JsonNode clientCapabilities = NullNode.getInstance();
 
     public AcpMode(InputStream in, RpcOutput out, SessionOpener opener, int maxLineBytes, String version) {
@@ -102,7 +104,7 @@ public final class AcpMode implements ProtocolMode {
                 }
             });
         } finally {
-            closing = true;
+            ended = true;
             connection.closed();
             stored.close(CLOSE_GRACE_MS);
             // Bounded: the daemon's shutdown follows, and a stuck run must not keep the process alive.
@@ -229,7 +231,7 @@ public final class AcpMode implements ProtocolMode {
             throw new Failed(-32603, "Internal error: cannot open the session (" + e.getClass().getSimpleName() + ")");
         }
         sessionId[0] = session.id();
-        if (closing) { // the connection ended while a load was reading: nobody will use it
+        if (ended) { // the connection ended while a load was reading: nobody will use it
             session.close();
             throw new Failed(-32603, "Internal error: the connection is closing");
         }
