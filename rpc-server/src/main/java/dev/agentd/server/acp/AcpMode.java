@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * {@code --mode acp}: the Agent Client Protocol v1 (JSON-RPC 2.0, one message per line) for
  * editors, on agentd's own framing ({@link CommandLines}) and writer. Each {@code session/new}
  * opens an {@link AcpSession} with its own run thread; all share the process's services. The
- * reader answers quick methods before the next line and never waits for a run or for the client.
+ * reader answers quick methods before the next line and never waits for a run, for the client or
+ * for the disk: stored sessions are listed and loaded by {@link StoredSessions} on a worker.
  */
 public final class AcpMode implements ProtocolMode {
     private static final Logger LOG = LoggerFactory.getLogger(AcpMode.class);
@@ -41,6 +42,9 @@ public final class AcpMode implements ProtocolMode {
     private final int maxLineBytes;
     private final String version;
     private final Map<String, AcpSession> sessions = new ConcurrentHashMap<>();
+    private final StoredSessions stored;
+    /** The connection ended: a load finishing now closes what it opened. */
+    private volatile boolean ended;
     private volatile JsonNode clientCapabilities = NullNode.getInstance();
 
     public AcpMode(InputStream in, RpcOutput out, SessionOpener opener, int maxLineBytes, String version) {
@@ -56,6 +60,22 @@ public final class AcpMode implements ProtocolMode {
         this.opener = opener;
         this.maxLineBytes = maxLineBytes;
         this.version = version;
+        this.stored = new StoredSessions(opener, connection, new StoredSessions.Host() {
+            @Override
+            public AcpSession live(String sessionId) {
+                return sessions.get(sessionId);
+            }
+
+            @Override
+            public AcpSession open(JsonNode params, SessionOpener.Stored file) {
+                return AcpMode.this.open(params, file).session;
+            }
+
+            @Override
+            public void started(AcpSession session) {
+                AcpMode.this.started(session);
+            }
+        });
     }
 
     /** The daemon's own session is not used in ACP: its events (ready first) stay off the wire. */
@@ -84,7 +104,9 @@ public final class AcpMode implements ProtocolMode {
                 }
             });
         } finally {
+            ended = true;
             connection.closed();
+            stored.close(CLOSE_GRACE_MS);
             // Bounded: the daemon's shutdown follows, and a stuck run must not keep the process alive.
             CompletableFuture<?>[] closing = sessions.values().stream().map(AcpSession::close)
                     .toArray(CompletableFuture[]::new);
@@ -139,11 +161,17 @@ public final class AcpMode implements ProtocolMode {
                 connection.result(id, opened.result);
                 started(opened.session);
             }
-            case "session/load" -> load(params, id, true);
-            case "session/resume" -> load(params, id, false);
-            case "session/list" -> connection.result(id, list(params));
+            case "session/load" -> stored.load(AcpJson.textOf(params, "sessionId"), cwd(params), params, id, true);
+            case "session/resume" -> stored.load(AcpJson.textOf(params, "sessionId"), cwd(params), params, id, false);
+            case "session/list" -> stored.list(
+                    AcpJson.textOf(params, "cwd") == null ? Path.of("").toAbsolutePath() : cwd(params), id);
             case "session/prompt" -> session(params).prompt(id, params.path("prompt"));
-            case "session/cancel" -> session(params).cancel();
+            case "session/cancel" -> {
+                session(params).cancel();
+                if (id != null) { // a notification in ACP; a client that sends an id still gets its answer
+                    connection.result(id, AcpJson.object());
+                }
+            }
             case "session/set_config_option" -> connection.result(id, setConfigOption(params));
             case "session/close" -> {
                 AcpSession closed = session(params);
@@ -182,7 +210,7 @@ public final class AcpMode implements ProtocolMode {
      * {@code session/new} (stored null) or the session of {@code stored}. Its events are forwarded
      * from here on: the caller writes the answer (and, for a load, the history) before the first.
      */
-    private Opened open(JsonNode params, Path stored) {
+    private Opened open(JsonNode params, SessionOpener.Stored stored) {
         Path cwd = cwd(params);
         JsonNode fs = clientCapabilities.path("fs");
         boolean ask = !"allow".equals(opener.setting("acp.permissions").orElse("ask"));
@@ -193,14 +221,20 @@ public final class AcpMode implements ProtocolMode {
                 clientCapabilities.path("terminal").asBoolean(false));
         AcpSession session;
         try {
-            session = new AcpSession(opener.open(cwd, stored, files, tools::decorate), connection, cwd,
-                    clientCapabilities.path("session").path("notices").isObject(), System::currentTimeMillis,
-                    commands::expand);
+            session = new AcpSession(opener.open(cwd, stored == null ? null : stored.file(), files, tools::decorate),
+                    connection, cwd, clientCapabilities.path("session").path("notices").isObject(),
+                    System::currentTimeMillis, commands::expand, stored == null ? null : stored.sessionId());
+        } catch (SessionOpener.Refused e) {
+            throw new Failed(-32000, e.getMessage());
         } catch (java.io.IOException | RuntimeException e) {
             LOG.warn("opening a session failed: {}", e.getClass().getSimpleName());
             throw new Failed(-32603, "Internal error: cannot open the session (" + e.getClass().getSimpleName() + ")");
         }
         sessionId[0] = session.id();
+        if (ended) { // the connection ended while a load was reading: nobody will use it
+            session.close();
+            throw new Failed(-32603, "Internal error: the connection is closing");
+        }
         sessions.put(session.id(), session);
         ObjectNode result = AcpJson.object();
         if (stored == null) {
@@ -227,43 +261,6 @@ public final class AcpMode implements ProtocolMode {
             session.update(UpdateMapper.notice("warning", warning,
                     AcpJson.object().put("agentd/untrustedSettings", true), notices));
         }
-    }
-
-    /** {@code session/load} (replaying the history first) and {@code session/resume} (without). */
-    private void load(JsonNode params, JsonNode id, boolean replay) {
-        String sessionId = AcpJson.textOf(params, "sessionId");
-        Path cwd = cwd(params);
-        AcpSession session = sessionId == null ? null : sessions.get(sessionId);
-        boolean fresh = session == null;
-        if (fresh) {
-            Path file = opener.stored(cwd).stream().filter(s -> s.sessionId().equals(sessionId)).findFirst()
-                    .map(SessionOpener.Stored::file)
-                    .orElseThrow(() -> new Failed(-32002, "Resource not found: session '" + sessionId + "'"));
-            session = open(params, file).session;
-        }
-        if (replay) {
-            HistoryReplay.updates(session.agent().messages(), cwd).forEach(session::update);
-        }
-        ObjectNode result = AcpJson.object();
-        result.set("configOptions", session.configOptions());
-        connection.result(id, result);
-        if (fresh) {
-            started(session);
-        }
-    }
-
-    private ObjectNode list(JsonNode params) {
-        Path cwd = AcpJson.textOf(params, "cwd") == null ? Path.of("").toAbsolutePath() : cwd(params);
-        ObjectNode result = AcpJson.object();
-        var listed = result.putArray("sessions");
-        for (SessionOpener.Stored stored : opener.stored(cwd)) {
-            ObjectNode info = listed.addObject().put("sessionId", stored.sessionId())
-                    .put("cwd", stored.cwd() == null ? cwd.toString() : stored.cwd()).put("updatedAt", stored.updatedAt());
-            if (stored.title() != null) {
-                info.put("title", stored.title());
-            }
-        }
-        return result;
     }
 
     private static Path cwd(JsonNode params) {
@@ -308,7 +305,7 @@ public final class AcpMode implements ProtocolMode {
     }
 
     /** A request that cannot be served: answered with {@code code}. */
-    private static final class Failed extends RuntimeException {
+    static final class Failed extends RuntimeException {
         final int code;
 
         Failed(int code, String message) {

@@ -47,10 +47,18 @@ final class AcpSession {
         }
     }
     private final java.util.function.UnaryOperator<String> expand;
+    private final String id;
 
     /** @param expand turns a {@code /name args} prompt into its template or skill text (others unchanged) */
     AcpSession(AgentSession session, AcpConnection connection, Path cwd, boolean notices, LongSupplier clock,
             java.util.function.UnaryOperator<String> expand) {
+        this(session, connection, cwd, notices, clock, expand, null);
+    }
+
+    /** @param id the id the client knows it by (a stored session's listed id), or null for the session's own */
+    AcpSession(AgentSession session, AcpConnection connection, Path cwd, boolean notices, LongSupplier clock,
+            java.util.function.UnaryOperator<String> expand, String id) {
+        this.id = id != null ? id : session.sessionId();
         this.expand = expand;
         this.session = session;
         this.connection = connection;
@@ -65,7 +73,7 @@ final class AcpSession {
     }
 
     String id() {
-        return session.sessionId();
+        return id;
     }
 
     AgentSession agent() {
@@ -110,7 +118,13 @@ final class AcpSession {
 
     /** {@code session/prompt}: answered when the run is over (with every retry it caused). */
     void prompt(JsonNode requestId, JsonNode blocks) {
-        PromptContent content = PromptContent.of(blocks);
+        PromptContent content;
+        try {
+            content = PromptContent.of(blocks);
+        } catch (PromptContent.Invalid e) {
+            connection.error(requestId, -32602, "Invalid params: " + e.getMessage(), null);
+            return;
+        }
         PromptTicket ticket;
         try {
             ticket = session.accept(expand.apply(content.text()), content.images(), null);

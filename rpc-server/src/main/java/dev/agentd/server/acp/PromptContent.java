@@ -11,11 +11,14 @@ import java.util.List;
  */
 record PromptContent(String text, List<ContentBlock.Image> images) {
 
+    /** @throws Invalid when a block cannot be used (undecodable image data), naming it */
     static PromptContent of(JsonNode blocks) {
         StringBuilder text = new StringBuilder();
         List<ContentBlock.Image> images = new ArrayList<>();
         if (blocks != null && blocks.isArray()) {
+            int index = -1;
             for (JsonNode block : blocks) {
+                index++;
                 String type = AcpJson.textOf(block, "type");
                 if (type == null) {
                     continue;
@@ -25,6 +28,9 @@ record PromptContent(String text, List<ContentBlock.Image> images) {
                     case "image" -> {
                         String data = AcpJson.textOf(block, "data");
                         if (data != null) {
+                            if (!isBase64(data)) {
+                                throw new Invalid("image data is not valid base64 (content block " + index + ")");
+                            }
                             images.add(new ContentBlock.Image(data, AcpJson.textOf(block, "mimeType")));
                         }
                     }
@@ -40,6 +46,36 @@ record PromptContent(String text, List<ContentBlock.Image> images) {
             }
         }
         return new PromptContent(text.toString(), List.copyOf(images));
+    }
+
+    /**
+     * Standard base64 (RFC 4648 §4, padded, whitespace between groups tolerated), checked without
+     * decoding: the data may be megabytes.
+     */
+    static boolean isBase64(String data) {
+        long symbols = 0;
+        int padding = 0;
+        for (int i = 0; i < data.length(); i++) {
+            char c = data.charAt(i);
+            if (c == '\n' || c == '\r' || c == ' ' || c == '\t') {
+                continue;
+            }
+            if (c == '=') {
+                padding++;
+            } else if (padding > 0 || !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+                    || c == '+' || c == '/')) {
+                return false; // a symbol after padding, or outside the alphabet
+            }
+            symbols++;
+        }
+        return symbols > 0 && symbols % 4 == 0 && padding <= 2;
+    }
+
+    /** A prompt block that cannot be used; the message names the block and the cause. */
+    static final class Invalid extends IllegalArgumentException {
+        Invalid(String message) {
+            super(message);
+        }
     }
 
     private static String name(JsonNode block) {

@@ -20,13 +20,17 @@ public interface SessionOpener {
      * A session working in {@code cwd}: the one stored in {@code existing}, or a new one when that
      * is null. {@code edit} and {@code write} go through {@code files}; {@code decorate} wraps the
      * built-in tools (permission requests).
+     *
+     * @throws Refused when {@code existing} cannot be opened for a reason the user should read
+     *     (another agentd process writes it, it is too large)
      */
     AgentSession open(Path cwd, Path existing, FileAccess files, UnaryOperator<List<Tool>> decorate)
             throws IOException;
 
     /**
      * The sessions stored for {@code cwd}, newest first; empty without session storage. A file
-     * that cannot be read is left out.
+     * that cannot be read is left out. Read from each file's header (and name) only, never a whole
+     * file; each {@code sessionId} names exactly one file, even when files share a header id.
      */
     List<Stored> stored(Path cwd);
 
@@ -42,5 +46,12 @@ public interface SessionOpener {
      */
     default List<String> settingsNotices() {
         return List.of();
+    }
+
+    /** A stored session that cannot be opened here, with a message saying why and what to do. */
+    final class Refused extends IOException {
+        public Refused(String message) {
+            super(message);
+        }
     }
 }

@@ -36,6 +36,8 @@ import dev.agentd.server.session.AgentSession;
 import dev.agentd.server.session.FallbackServices;
 import dev.agentd.server.state.SharedState;
 import dev.agentd.server.sessions.SessionFile;
+import dev.agentd.server.sessions.SessionLockedException;
+import dev.agentd.server.sessions.SessionTooLargeException;
 import dev.agentd.server.sessions.SessionPaths;
 import dev.agentd.server.tools.ToolRegistry;
 import dev.agentd.server.tools.Tools;
@@ -155,7 +157,7 @@ public final class Daemon {
         SessionPaths sessionPaths = options.noSession() ? null
                 : options.sessionDir() != null ? SessionPaths.flat(options.sessionDir().toAbsolutePath())
                 : new SessionPaths(dirs.sessionsDir());
-        SessionFile sessionFile = openSession(options, sessionPaths, cwd, scheduler);
+        SessionFile sessionFile = openSession(options, sessionPaths, cwd, scheduler, warnings);
         StartupTrace.mark("tools+session-file");
 
         ModelRegistry.Selection selection = chooseModel(options, models, providers, auth, settings.current(),
@@ -337,29 +339,62 @@ public final class Daemon {
         return new ModelRegistry.Selection(FauxModels.FAUX_1, null);
     }
 
-    /** {@code --session FILE} (opened, or started there), {@code --continue} (latest of the cwd), else new. */
-    private static SessionFile openSession(CliOptions options, SessionPaths paths, Path cwd, SystemScheduler clock)
-            throws CliOptions.UsageException, IOException {
+    /**
+     * {@code --session FILE} (opened, or started there), {@code --continue} (latest of the cwd), else
+     * new. {@code --session} on a file it cannot take (another process writes it, too large) stops
+     * start-up with what to do; {@code --continue} then goes on in a copy of the locked session, or
+     * in a new session when the latest is too large, with a ready warning saying so.
+     */
+    private static SessionFile openSession(CliOptions options, SessionPaths paths, Path cwd, SystemScheduler clock,
+            StartupWarnings warnings) throws CliOptions.UsageException, IOException {
         if (options.sessionFile() != null) {
             Path file = options.sessionFile().toAbsolutePath();
             if (java.nio.file.Files.exists(file)) {
                 try {
                     return SessionFile.load(file, clock::now);
+                } catch (SessionLockedException e) {
+                    throw new CliOptions.UsageException("--session: " + e.getMessage()
+                            + "; close it there first, or start without --session");
+                } catch (SessionTooLargeException e) {
+                    throw new CliOptions.UsageException("--session: " + e.getMessage()
+                            + "; start without --session for a new session (the file is left as it is)");
                 } catch (IOException e) {
                     throw new CliOptions.UsageException("--session: " + e.getMessage());
                 }
             }
             return SessionFile.create(file, cwd.toString(), null, clock::now);
         }
+        SessionFile fresh = SessionFile.create(paths == null ? null : paths.newFile(cwd, clock.now()), cwd.toString(),
+                null, clock::now);
         if (options.continueSession() && paths != null) {
             Optional<Path> latest = paths.latest(cwd);
             if (latest.isPresent()) {
-                return SessionFile.load(latest.get(), clock::now);
+                try {
+                    return SessionFile.load(latest.get(), clock::now);
+                } catch (SessionLockedException e) {
+                    try {
+                        SessionFile copy = SessionFile.readForCopy(latest.get(), clock::now).cloneBranch(fresh.path());
+                        copy.flushIfPending();
+                        warn(warnings, "--continue: " + e.getMessage() + "; continuing in a copy of it: " + copy.path());
+                        return copy;
+                    } catch (IOException unreadable) {
+                        warn(warnings, "--continue: " + e.getMessage() + " and cannot be copied ("
+                                + unreadable.getMessage() + "); starting a new session");
+                        return fresh;
+                    }
+                } catch (SessionTooLargeException e) {
+                    warn(warnings, "--continue: " + e.getMessage() + "; starting a new session (the file is left as it is)");
+                    return fresh;
+                }
             }
             LOG.info("no previous session for {}; starting a new one", cwd);
         }
-        return SessionFile.create(paths == null ? null : paths.newFile(cwd, clock.now()), cwd.toString(), null,
-                clock::now);
+        return fresh;
+    }
+
+    private static void warn(StartupWarnings warnings, String warning) {
+        LOG.warn(warning);
+        warnings.add(warning);
     }
 
     private static long parseLong(String text, long fallback) {

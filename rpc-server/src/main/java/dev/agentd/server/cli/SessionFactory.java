@@ -13,6 +13,9 @@ import dev.agentd.server.session.AgentSession;
 import dev.agentd.server.session.FallbackServices;
 import dev.agentd.server.session.SessionContext;
 import dev.agentd.server.sessions.SessionFile;
+import dev.agentd.server.sessions.SessionListing;
+import dev.agentd.server.sessions.SessionLockedException;
+import dev.agentd.server.sessions.SessionTooLargeException;
 import dev.agentd.server.sessions.SessionPaths;
 import dev.agentd.server.tools.FileAccess;
 import dev.agentd.server.tools.SystemPrompt;
@@ -21,13 +24,7 @@ import dev.agentd.server.tools.ToolRegistry;
 import dev.agentd.server.tools.Tools;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.nio.file.Files;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import java.util.Optional;
 import java.util.Random;
 import java.util.function.UnaryOperator;
@@ -39,7 +36,6 @@ import java.util.function.UnaryOperator;
  * tools, the system prompt and the session file belong to one session.
  */
 final class SessionFactory implements SessionOpener {
-    private static final Logger LOG = LoggerFactory.getLogger(SessionFactory.class);
     private final ModelRegistry models;
     private final ProviderRegistry providers;
     private final AuthStore auth;
@@ -82,10 +78,21 @@ final class SessionFactory implements SessionOpener {
     public AgentSession open(Path cwd, Path existing, FileAccess files, UnaryOperator<List<Tool>> decorate)
             throws IOException {
         Path dir = cwd.toAbsolutePath().normalize();
-        SessionFile file = existing != null ? SessionFile.load(existing, scheduler::now)
+        SessionFile file = existing != null ? loadToWrite(existing)
                 : SessionFile.create(sessionPaths == null ? null : sessionPaths.newFile(dir, scheduler.now()),
                         dir.toString(), null, scheduler::now);
         return create(dir, file, new ToolRegistry(decorate.apply(Tools.create(dir, toolNames, files))));
+    }
+
+    /** A stored session to write here; refused when another process writes it or it is too large. */
+    private SessionFile loadToWrite(Path existing) throws IOException {
+        try {
+            return SessionFile.load(existing, scheduler::now);
+        } catch (SessionLockedException e) {
+            throw new Refused(e.getMessage() + "; close it there first (one agentd process writes a session at a time)");
+        } catch (SessionTooLargeException e) {
+            throw new Refused(e.getMessage());
+        }
     }
 
     @Override
@@ -93,25 +100,10 @@ final class SessionFactory implements SessionOpener {
         if (sessionPaths == null) {
             return List.of();
         }
-        Path dir = sessionPaths.directoryFor(cwd.toAbsolutePath().normalize());
-        List<Path> files;
-        try (Stream<Path> listing = Files.list(dir)) {
-            files = listing.filter(file -> file.getFileName().toString().endsWith(".jsonl")).toList();
-        } catch (IOException e) {
-            return List.of(); // no directory yet: nothing stored
-        }
-        List<Stored> stored = new ArrayList<>();
-        for (Path file : files) {
-            try {
-                SessionFile session = SessionFile.load(file, scheduler::now);
-                stored.add(new Stored(session.header().id(), session.header().cwd(), file,
-                        session.name().orElse(null), Files.getLastModifiedTime(file).toInstant().toString()));
-            } catch (IOException | RuntimeException e) {
-                LOG.debug("session/list: skipping {}: {}", file.getFileName(), e.getClass().getSimpleName());
-            }
-        }
-        stored.sort(Comparator.comparing(Stored::updatedAt).reversed());
-        return stored;
+        return SessionListing.of(sessionPaths.directoryFor(cwd.toAbsolutePath().normalize())).stream()
+                .map(listed -> new Stored(listed.sessionId(), listed.summary().cwd(), listed.summary().file(),
+                        listed.summary().name(), listed.summary().modified().toString()))
+                .toList();
     }
 
     @Override

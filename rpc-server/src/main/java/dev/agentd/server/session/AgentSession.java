@@ -413,5 +413,6 @@ public final class AgentSession implements AutoCloseable {
         abort();
         userBash.close();
         runThread.shutdown();
+        journal.close(); // the session file's lock: another process may open it now
     }
 }

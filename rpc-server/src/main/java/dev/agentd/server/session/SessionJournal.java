@@ -69,14 +69,12 @@ final class SessionJournal implements Conversation.Journal {
     /** A fresh file (in memory with --no-session), not written before its first reply. */
     SessionFile startNew(String parentSession) {
         Path path = paths == null ? null : paths.newFile(cwd, clock.getAsLong());
-        file = SessionFile.create(path, cwd.toString(), parentSession, clock);
-        return file;
+        return replace(SessionFile.create(path, cwd.toString(), parentSession, clock));
     }
 
     SessionFile open(Path path) {
         try {
-            file = SessionFile.load(path, clock);
-            return file;
+            return replace(SessionFile.load(path, clock));
         } catch (IOException e) {
             throw new IllegalArgumentException("Cannot open session " + path + ": " + e.getMessage());
         }
@@ -88,7 +86,7 @@ final class SessionJournal implements Conversation.Journal {
         Path path = paths == null ? null : paths.newFile(cwd, clock.getAsLong());
         SessionFile fork = file.forkBefore(entryId, path);
         fork.flushIfPending();
-        file = fork;
+        replace(fork);
         return ((AgentMessage.User) ((SessionEntry.Message) target).message()).text();
     }
 
@@ -97,8 +95,20 @@ final class SessionJournal implements Conversation.Journal {
         Path path = paths == null ? null : paths.newFile(cwd, clock.getAsLong());
         SessionFile copy = file.cloneBranch(path);
         copy.flushIfPending();
-        file = copy;
-        return file;
+        return replace(copy);
+    }
+
+    /** The current file becomes {@code next}; the one left behind gives up its lock. */
+    private SessionFile replace(SessionFile next) {
+        SessionFile left = file;
+        file = next;
+        left.close();
+        return next;
+    }
+
+    /** The session ends: its file's lock goes. */
+    void close() {
+        file.close();
     }
 
     /** Every user message of the file, for choosing a fork point. */

@@ -6,7 +6,6 @@ import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.server.runtime.OwnFiles;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -43,7 +42,7 @@ import org.slf4j.LoggerFactory;
 public final class SessionFile {
     private static final Logger LOG = LoggerFactory.getLogger(SessionFile.class);
     /** Loaded whole into memory; far above any real session, far below the heap. */
-    static final long MAX_LOAD_BYTES = 512L * 1024 * 1024;
+    public static final long MAX_LOAD_BYTES = 512L * 1024 * 1024;
 
     private final Path path;
     private final SessionHeader header;
@@ -59,6 +58,11 @@ public final class SessionFile {
     private final Map<String, String> adoptedParents = new HashMap<>();
     /** Null for a session kept in memory. */
     private final LineAppender appender;
+    /** This process's mark as the file's one writer: taken on load or with the first write. */
+    private SessionLock lock;
+    /** A copy's source ({@link #readForCopy}): never written, never locked. */
+    private boolean readOnly;
+    private boolean closed;
 
     private SessionFile(Path path, SessionHeader header, LongSupplier clock, boolean onDisk) {
         this.path = path;
@@ -75,15 +79,52 @@ public final class SessionFile {
         return new SessionFile(file, header, clock, false);
     }
 
-    /** Reads a session file. A bad last line is ignored; a file without a valid header is refused. */
+    /**
+     * Reads a session file to write it: takes its {@link SessionLock} first, so a file another
+     * process writes is refused with {@link SessionLockedException}. A bad last line is ignored; a
+     * file without a valid header is refused, one over {@link #MAX_LOAD_BYTES} with {@link SessionTooLargeException}.
+     */
     public static SessionFile load(Path file, LongSupplier clock) throws IOException {
         OwnFiles.requireOpenable(file, "a session file"); // before opening: a FIFO blocks, /dev/zero never ends
+        SessionLock lock = null;
+        try {
+            lock = SessionLock.acquire(file);
+        } catch (SessionLockedException e) {
+            throw e;
+        } catch (IOException e) {
+            // A sidecar that is no plain file (planted) must not cost the session: open it unlocked.
+            LOG.warn("session file {}: no lock ({}); opening it without one", file.getFileName(), e.getMessage());
+        }
+        try {
+            SessionFile session = read(file, clock);
+            session.lock = lock;
+            return session;
+        } catch (IOException | RuntimeException | Error e) {
+            if (lock != null) {
+                lock.release();
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Reads a session file without taking its lock, only to copy it ({@link #cloneBranch}): the
+     * result is never written. For a session another process writes.
+     */
+    public static SessionFile readForCopy(Path file, LongSupplier clock) throws IOException {
+        OwnFiles.requireOpenable(file, "a session file");
+        SessionFile session = read(file, clock);
+        session.readOnly = true;
+        return session;
+    }
+
+    private static SessionFile read(Path file, LongSupplier clock) throws IOException {
         long size = Files.size(file);
         if (size > MAX_LOAD_BYTES) {
-            throw new IOException("session file " + file + " is too large to load (" + size + " bytes)");
+            throw new SessionTooLargeException(file, size, MAX_LOAD_BYTES);
         }
         byte[] bytes = Files.readAllBytes(file);
-        List<int[]> lines = splitLines(bytes);
+        List<int[]> lines = JsonlLines.split(bytes);
         if (lines.isEmpty()) {
             throw new IOException("not a session file (empty): " + file);
         }
@@ -172,7 +213,7 @@ public final class SessionFile {
 
     private void append(SessionEntry entry) {
         add(entry);
-        if (path == null) {
+        if (path == null || readOnly) {
             return;
         }
         if (!onDisk) {
@@ -183,7 +224,7 @@ public final class SessionFile {
             }
             writeAll();
         } else {
-            unwritten.add(line(entry));
+            unwritten.add(JsonlLines.of(entry));
             if (appender.write(unwritten)) {
                 unwritten.clear();
             }
@@ -203,12 +244,45 @@ public final class SessionFile {
 
     private void writeAll() {
         List<byte[]> lines = new ArrayList<>();
-        lines.add(line(header));
+        lines.add(JsonlLines.of(header));
         for (SessionEntry entry : entries) {
-            lines.add(line(entry));
+            lines.add(JsonlLines.of(entry));
         }
-        if (appender.createParent() && appender.write(lines)) {
+        if (appender.createParent() && locked() && appender.write(lines)) {
             onDisk = true;
+        }
+    }
+
+    /**
+     * Takes the lock of a new file before its first write. Refused only when another process
+     * holds it (then the entries stay in memory and the next message tries again); a sidecar that
+     * cannot be used does not cost the session its file.
+     */
+    private boolean locked() {
+        if (lock != null || closed) {
+            return true; // closed: a late line of a stopping run still reaches the file
+        }
+        try {
+            lock = SessionLock.acquire(path);
+            return true;
+        } catch (SessionLockedException e) {
+            LOG.warn("{}; not writing to it", e.getMessage());
+            return false;
+        } catch (IOException e) {
+            LOG.warn("session file {}: no lock ({}); writing without one", path.getFileName(), e.getMessage());
+            return true;
+        }
+    }
+
+    /**
+     * The session is left (switched away from, or the process ends): its lock is released. Lines
+     * of a run still stopping are written all the same. Idempotent.
+     */
+    public synchronized void close() {
+        closed = true;
+        if (lock != null) {
+            lock.release();
+            lock = null;
         }
     }
 
@@ -307,7 +381,7 @@ public final class SessionFile {
 
     /** Writes a forked or otherwise pre-filled session now (it already holds assistant messages). */
     public synchronized void flushIfPending() {
-        if (path != null && !onDisk && entries.stream().anyMatch(entry -> entry instanceof SessionEntry.Message m
+        if (path != null && !readOnly && !onDisk && entries.stream().anyMatch(entry -> entry instanceof SessionEntry.Message m
                 && m.message() instanceof AgentMessage.Assistant)) {
             writeAll();
         }
@@ -331,17 +405,6 @@ public final class SessionFile {
         return Instant.ofEpochMilli(epochMillis).toString();
     }
 
-    private static byte[] line(Object record) {
-        try {
-            byte[] json = Json.mapper().writeValueAsBytes(record);
-            byte[] line = new byte[json.length + 1];
-            System.arraycopy(json, 0, line, 0, json.length);
-            line[json.length] = '\n';
-            return line;
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot serialize a session entry", e);
-        }
-    }
 
     private static SessionEntry decode(ObjectNode node) throws IOException {
         String type = node.path("type").asText();
@@ -349,26 +412,9 @@ public final class SessionFile {
         return known == null ? new SessionEntry.Unknown(node) : Json.mapper().treeToValue(node, known);
     }
 
+
     private static final Map<String, Class<? extends SessionEntry>> ENTRY_TYPES =
             dev.agentd.protocol.json.WireTypes.registry(SessionEntry.class);
 
-    /** [offset, length] of every non-blank line, the last one possibly without LF. */
-    private static List<int[]> splitLines(byte[] bytes) {
-        List<int[]> lines = new ArrayList<>();
-        int start = 0;
-        for (int i = 0; i <= bytes.length; i++) {
-            if (i == bytes.length || bytes[i] == '\n') {
-                int end = i;
-                if (end > start && bytes[end - 1] == '\r') {
-                    end--;
-                }
-                if (end > start && !new String(bytes, start, end - start, StandardCharsets.UTF_8).isBlank()) {
-                    lines.add(new int[] {start, end - start});
-                }
-                start = i + 1;
-            }
-        }
-        return lines;
-    }
 
 }

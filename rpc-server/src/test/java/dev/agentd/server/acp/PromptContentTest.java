@@ -29,4 +29,14 @@ class PromptContentTest {
         assertEquals("", PromptContent.of(null).text());
         assertEquals(0, PromptContent.of(AcpJson.object()).images().size());
     }
+
+    @Test
+    void imageDataMustBeBase64() {
+        for (String good : new String[] {"AAAA", "iVBORw0KGgo=", "QQ==", "AAAA\nBBBB"}) {
+            org.junit.jupiter.api.Assertions.assertTrue(PromptContent.isBase64(good), good);
+        }
+        for (String bad : new String[] {"", "AAA", "A===", "QQ==QQ==", "%%%%", "AA AA!", "===="}) {
+            org.junit.jupiter.api.Assertions.assertFalse(PromptContent.isBase64(bad), bad);
+        }
+    }
 }
