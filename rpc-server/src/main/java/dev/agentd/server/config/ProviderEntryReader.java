@@ -1,5 +1,6 @@
 package dev.agentd.server.config;
 
+import dev.agentd.server.runtime.LogText;
 import dev.agentd.server.runtime.Suggest;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.model.Model;
@@ -215,7 +216,7 @@ final class ProviderEntryReader {
     static void unknownKeys(String where, JsonNode object, Set<String> known, List<String> warnings) {
         object.fieldNames().forEachRemaining(key -> {
             if (!known.contains(key)) {
-                String shown = key.length() > Suggest.MAX_CHARS ? key.substring(0, Suggest.MAX_CHARS) + "…" : key;
+                String shown = LogText.clip(key); // escaped: no forged log lines
                 warnings.add(where + " unknown key '" + shown + "'" + Suggest.didYouMean(key, known) + "; ignored");
             }
         });

@@ -1,5 +1,6 @@
 package dev.agentd.server.config;
 
+import dev.agentd.server.runtime.LogText;
 import dev.agentd.server.runtime.Suggest;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Map;
@@ -44,7 +45,8 @@ final class SettingsKeys {
         node.fieldNames().forEachRemaining(key -> {
             String path = prefix + key;
             if (!known.contains(key)) {
-                String shown = key.length() > Suggest.MAX_CHARS ? key.substring(0, Suggest.MAX_CHARS) + "…" : key;
+                // A project file is untrusted text: a CR/LF in a key must not forge a log line (N13).
+                String shown = LogText.clip(key);
                 report.accept("key:" + file + ":" + path, "settings file " + file + ": unknown key '" + prefix + shown
                         + "'" + Suggest.closest(key, known).map(best -> " (did you mean '" + prefix + best + "'?)")
                         .orElse("") + "; ignored");

@@ -71,6 +71,17 @@ class ConfigWarningsTest {
     }
 
     @Test
+    void anUnknownKeyIsEscapedAndCutSoItCannotForgeALogLine() throws IOException {
+        Path global = Files.writeString(dir.resolve("settings.json"),
+                "{\"x\\r\\n12345 [WARN] forged\\u0000\":1,\"" + "k".repeat(40_000) + "\":2}");
+        List<String> warnings = new SettingsStore(global, null).warnings();
+        assertEquals(2, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("'x\\r\\n12345 [WARN] forged\\u0000'"), warnings.get(0));
+        warnings.forEach(w -> assertTrue(w.indexOf('\n') < 0 && w.indexOf('\r') < 0 && w.indexOf(0) < 0, w));
+        assertTrue(warnings.get(1).length() < 400, "a 40 000-character key is cut: " + warnings.get(1).length());
+    }
+
+    @Test
     void aMalformedSettingsFileNamesLineAndColumn() throws IOException {
         Path global = Files.writeString(dir.resolve("settings.json"), "{\"retry\":{\n}\n\"x\":1}");
         List<String> warnings = new SettingsStore(global, null).warnings();
