@@ -150,6 +150,15 @@ public final class DaemonProcess implements AutoCloseable {
         stdin.flush();
     }
 
+    /** Writes bytes in random pieces (mostly up to 64 KiB, one in eight up to 64 B), as a pipe may deliver them. */
+    public void sendInPieces(byte[] bytes, java.util.Random random) throws IOException {
+        for (int at = 0; at < bytes.length; ) {
+            int n = Math.min(bytes.length - at, 1 + random.nextInt(random.nextInt(8) == 0 ? 64 : 64 * 1024));
+            sendPart(java.util.Arrays.copyOfRange(bytes, at, at + n));
+            at += n;
+        }
+    }
+
     public void send(JsonNode command) throws IOException {
         send(Json.mapper().writeValueAsString(command));
     }
