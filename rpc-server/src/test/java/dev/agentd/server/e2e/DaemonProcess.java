@@ -232,6 +232,31 @@ public final class DaemonProcess implements AutoCloseable {
                 .orElseThrow(() -> new AssertionError("no " + type + " #" + n + "; stderr:\n" + stderr()));
     }
 
+    /** Waits for the first {@code agent_end} after record {@code from} that ends the run (willRetry false). */
+    public JsonNode awaitFinalAgentEnd(int from) {
+        JsonNode[] end = {null};
+        Waits.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() -> {
+            if (!process.isAlive()) {
+                throw new AssertionError("the daemon died; stderr:\n" + stderr());
+            }
+            List<JsonNode> all = records();
+            end[0] = all.subList(Math.min(from, all.size()), all.size()).stream().filter(node ->
+                    "agent_end".equals(node.path("type").asText()) && !node.path("willRetry").asBoolean())
+                    .findFirst().orElse(null);
+            return end[0] != null;
+        });
+        return end[0];
+    }
+
+    /** Waits until get_state (ids {@code prefix-0}, {@code prefix-1}, …) shows no run and no retry chain. */
+    public void awaitIdle(String prefix) {
+        int[] probe = {0};
+        Waits.await().atMost(Duration.ofSeconds(30)).until(() -> {
+            JsonNode state = request(command("get_state", prefix + "-" + probe[0]++)).path("data");
+            return !state.path("isStreaming").asBoolean() && !state.path("isRetrying").asBoolean();
+        });
+    }
+
     public String stderr() {
         synchronized (stderr) {
             return stderr.toString(StandardCharsets.UTF_8);

@@ -74,8 +74,7 @@ final class HostileReplies {
                 }
             }
         }
-        return FakeProviderServer.json(status, OpenAiWire.errorBody(text.toString(), status == 429
-                ? "usage_limit_reached" : "server_error", null), Map.of());
+        return FakeProviderServer.json(status, OpenAiWire.errorBody(text.toString(), "server_error", null), Map.of());
     }
 
     private int status() {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.json.Json;
-import dev.agentd.server.testing.Waits;
 import dev.agentd.server.testing.http.FakeProviderServer;
 import dev.agentd.server.testing.http.OpenAiWire;
 import java.net.ServerSocket;
@@ -14,7 +13,6 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,14 +77,21 @@ class LeakScanIT {
         }
         server = FakeProviderServer.start();
         AtomicReference<FakeProviderServer.RecordedRequest> previous = new AtomicReference<>();
-        AtomicReference<String> firstAuthKey = new AtomicReference<>();
+        AtomicReference<FakeProviderServer.RecordedRequest> firstAuth = new AtomicReference<>();
         server.otherwise(request -> {
-            String key = String.valueOf(request.header("authorization"));
-            boolean usageLimit = request.path().startsWith("/auth") && (firstAuthKey.compareAndSet(null, key)
-                    || key.equals(firstAuthKey.get()));
-            FakeProviderServer.Reply reply = HostileReplies.echo(usageLimit ? 429 : 503, usageLimit
-                    ? "You have hit your usage limit (usage_limit_reached)" : "Service unavailable, upstream error",
-                    request, previous.get());
+            FakeProviderServer.Reply reply;
+            if (request.path().startsWith("/auth")) {
+                // auth's first credential hits a usage limit (a plain body: its text decides the limit's
+                // scope); the rotated credential's error quotes the first one's request back (N16)
+                firstAuth.compareAndSet(null, request);
+                String key = String.valueOf(request.header("authorization"));
+                reply = key.equals(firstAuth.get().header("authorization"))
+                        ? FakeProviderServer.json(429, OpenAiWire.errorBody("You have hit your usage limit.",
+                                "usage_limit_reached", null), Map.of())
+                        : HostileReplies.echo(503, "Service unavailable", request, firstAuth.get());
+            } else {
+                reply = HostileReplies.echo(503, "Service unavailable, upstream error", request, previous.get());
+            }
             previous.set(request);
             return reply;
         });
@@ -119,13 +124,17 @@ class LeakScanIT {
                 "--verbose", "--model", "lit/m", "--api-key", secrets.get("cli-key"));
         daemon.awaitNth("ready", 1);
 
-        int n = 0;
-        for (String prompt : List.of("walk the chain", "and again")) {
-            promptAndSettle("p" + n++, prompt);
-        }
-        assertTrue(server.requests().stream().anyMatch(r -> r.path().startsWith("/auth")
-                && String.valueOf(r.header("authorization")).contains(secrets.get("auth-key-2"))),
-                "the usage limit rotated auth's credentials: " + server.requests().stream().map(r -> r.path()).toList());
+        // auth alone first, so its usage limit rotates credentials (on a chain it would switch model)
+        assertTrue(daemon.request(command("set_model", "auth", "provider", "auth", "modelId", "m")).path("success")
+                .asBoolean());
+        promptAndSettle("rotate", "use the other key");
+        List<String> authKeys = server.requests().stream().filter(r -> r.path().startsWith("/auth"))
+                .map(r -> String.valueOf(r.header("authorization"))).distinct().toList();
+        assertEquals(2, authKeys.size(), "the usage limit rotated auth's two credentials");
+        assertTrue(daemon.request(command("set_model", "lit", "provider", "lit", "modelId", "m")).path("success")
+                .asBoolean());
+        promptAndSettle("walk", "walk the chain");
+        promptAndSettle("again", "and again");
 
         // A model's bash tool call running env, then the RPC bash env.
         assertTrue(daemon.request(command("set_model", "model", "provider", "tool", "modelId", "m")).path("success")
@@ -181,13 +190,7 @@ class LeakScanIT {
     private void promptAndSettle(String id, String message) throws Exception {
         int from = daemon.records().size();
         assertTrue(daemon.request(command("prompt", id, "message", message)).path("success").asBoolean());
-        Waits.await().atMost(Duration.ofSeconds(60)).until(() -> !daemon.process().isAlive() || daemon.records()
-                .subList(from, daemon.records().size()).stream().anyMatch(r -> "agent_end".equals(r.path("type")
-                        .asText()) && !r.path("willRetry").asBoolean()));
-        int[] probe = {0};
-        Waits.await().atMost(Duration.ofSeconds(30)).until(() -> {
-            JsonNode state = daemon.request(command("get_state", id + "-idle-" + probe[0]++)).path("data");
-            return !state.path("isStreaming").asBoolean() && !state.path("isRetrying").asBoolean();
-        });
+        daemon.awaitFinalAgentEnd(from);
+        daemon.awaitIdle(id + "-idle");
     }
 }
