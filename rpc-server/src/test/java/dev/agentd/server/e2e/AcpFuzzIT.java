@@ -34,7 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  * sent with an id included (finding N15: fails until that fix is merged) — and no id was answered
  * that was never sent; the storm's prompt ended {@code cancelled} and the next one
  * {@code end_turn}; a final request is answered and EOF exits 0. Seed {@value #DEFAULT_SEED}
- * ({@code -Dagentd.fuzz.seed}); about 20-40 s on 2 cores.
+ * ({@code -Dagentd.fuzz.seed}); bound: {@value #LINES} lines plus 408 storm lines, answers awaited at
+ * most 30 s (while N15 is open the unanswered cancels cost that whole wait); 74 s measured on 2 cores at load 15-17 with two CPU burners, 30 s of it
+ * that wait.
  */
 class AcpFuzzIT {
     private static final long DEFAULT_SEED = 20261202L;

@@ -34,15 +34,18 @@ import org.junit.jupiter.api.io.TempDir;
  * rotates them), a {@code models.json} {@code apiKey} naming an environment variable, a
  * {@code !command} key, a literal {@code models.json} key and header value, a password and a query
  * token in a {@code baseUrl}, and the Redis password in {@code AGENTD_STATE_URL} (a closed port:
- * the daemon degrades to local state). A six-rung chain of local providers whose every error quotes
- * the request and the previous request back ({@link HostileReplies#echo}) is walked twice; then a
+ * the daemon degrades to local state). auth's first credential hits a usage limit on that model
+ * alone, and the rotated one's error quotes the first one's request back; then a six-rung chain of
+ * local providers whose every error quotes the request and the previous request back
+ * ({@link HostileReplies#echo}) is walked twice; then a
  * model's {@code bash env} tool call, an RPC {@code bash env}, {@code get_state},
  * {@code get_available_models}, {@code get_fallback_state} and {@code export_html}. Stdout, the
  * {@code --verbose} stderr and every file under the agent and project directories (but the user's
  * own models.json and auth.json) must hold none of the secrets, raw, URL-encoded or base64. Until
  * the secrets fixes merge this fails for N7 (the Redis URL in the tools' environment), N10 (the
  * {@code baseUrl} password and query token) and N16 (keys other than the request's own, quoted
- * back). Seed {@value #DEFAULT_SEED} ({@code -Dagentd.leaks.seed}); about 10 s.
+ * back); merged with h22-secrets it finds 0 leaks. Seed {@value #DEFAULT_SEED}
+ * ({@code -Dagentd.leaks.seed}); bound: one daemon, 13 provider requests; 24 s measured on 2 cores at load 15-17 with two CPU burners.
  */
 class LeakScanIT {
     private static final long DEFAULT_SEED = 20261202L;
