@@ -35,8 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * that was never sent; the storm's prompt ended {@code cancelled} and the next one
  * {@code end_turn}; a final request is answered and EOF exits 0. Seed {@value #DEFAULT_SEED}
  * ({@code -Dagentd.fuzz.seed}); bound: {@value #LINES} lines plus 408 storm lines, answers awaited at
- * most 30 s (while N15 is open the unanswered cancels cost that whole wait); 74 s measured on 2 cores at load 15-17 with two CPU burners, 30 s of it
- * that wait.
+ * most 30 s (while N15 is open the unanswered cancels cost that whole wait); 74 s measured on 2
+ * cores at load 15-17 with two CPU burners, 30 s of it that wait.
  */
 class AcpFuzzIT {
     private static final long DEFAULT_SEED = 20261202L;
@@ -61,7 +61,8 @@ class AcpFuzzIT {
         Path agentDir = Files.createDirectories(dir.resolve("agent"));
         Path work = Files.createDirectories(dir.resolve("work"));
         // The storm's reply: bound to faux-2, which only the storm session selects; cancelled long before it ends.
-        Files.writeString(dir.resolve("script.json"), "[{\"model\":\"faux-2\",\"text\":\"storm reply, streamed slowly\",\"chunkDelayMs\":120000}]");
+        Files.writeString(dir.resolve("script.json"),
+                "[{\"model\":\"faux-2\",\"text\":\"storm reply, streamed slowly\",\"chunkDelayMs\":120000}]");
         daemon = DaemonProcess.start(agentDir, work, "--mode", "acp", "--model", "faux/faux-1", "--faux-script",
                 dir.resolve("script.json").toString());
         String cwd = work.toString();
@@ -121,7 +122,8 @@ class AcpFuzzIT {
     private List<FuzzInput.Line> specials(AcpFuzzLines fuzz, String session) {
         List<FuzzInput.Line> lines = new ArrayList<>();
         ObjectNode big = prompt(fuzz, session, "big-text");
-        ((ArrayNode) big.path("params").path("prompt")).addObject().put("type", "text").put("text", "x".repeat(2 << 20));
+        ((ArrayNode) big.path("params").path("prompt")).addObject().put("type", "text")
+                .put("text", "x".repeat(2 << 20));
         lines.add(fuzz.request(big));
         ObjectNode many = prompt(fuzz, session, "many-blocks");
         ArrayNode blocks = (ArrayNode) many.path("params").path("prompt");
@@ -156,7 +158,8 @@ class AcpFuzzIT {
      * (50 with ids); the prompt answers {@code cancelled}, and the next one ends {@code end_turn}.
      */
     private void cancelStorm(AcpFuzzLines fuzz, String storm, String cwd) throws IOException {
-        call("session/set_config_option", "{\"sessionId\":\"" + storm + "\",\"configId\":\"model\",\"value\":\"faux/faux-2\"}");
+        call("session/set_config_option",
+                "{\"sessionId\":\"" + storm + "\",\"configId\":\"model\",\"value\":\"faux/faux-2\"}");
         String prompt = "{\"sessionId\":\"" + storm + "\",\"prompt\":[{\"type\":\"text\",\"text\":\"storm\"}]}";
         String stormId = send("session/prompt", prompt);
         daemon.await(node -> "session/update".equals(node.path("method").asText())
@@ -173,7 +176,8 @@ class AcpFuzzIT {
                 burst.append("{\"jsonrpc\":\"2.0\",\"id\":\"").append(id).append("\",\"method\":\"session/cancel\",")
                         .append("\"params\":").append(params).append("}\n");
             } else {
-                burst.append("{\"jsonrpc\":\"2.0\",\"method\":\"session/cancel\",\"params\":").append(params).append("}\n");
+                burst.append("{\"jsonrpc\":\"2.0\",\"method\":\"session/cancel\",\"params\":").append(params)
+                        .append("}\n");
             }
         }
         daemon.sendPart(burst.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -191,7 +195,8 @@ class AcpFuzzIT {
     private String send(String method, String params) throws IOException {
         String id = "req-" + ids++;
         expected.put("s:" + id, 1);
-        daemon.send("{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"" + method + "\",\"params\":" + params + "}");
+        daemon.send("{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"" + method + "\",\"params\":" + params
+                + "}");
         return id;
     }
 

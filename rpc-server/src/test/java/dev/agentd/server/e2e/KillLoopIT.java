@@ -42,8 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
  * sweep is merged; a kill inside that write window is luck, 2 in 60 kills in the report). A
  * warm-up daemon first writes an AppCDS archive ({@link DaemonProcess#launcherJvm}, as bin/agentd
  * does), so the 51 starts cost about half the CPU. Seed {@value #DEFAULT_SEED}
- * ({@code -Dagentd.kills.seed}); bound: 50 kills, each wait at most 30 s; 324 s measured on 2 cores at load 15-17 with two CPU burners (151 s without
- * the burners).
+ * ({@code -Dagentd.kills.seed}); bound: 50 kills, each wait at most 30 s; 324 s measured on 2
+ * cores at load 15-17 with two CPU burners (151 s without the burners).
  */
 class KillLoopIT {
     private static final long DEFAULT_SEED = 20261202L;
@@ -171,8 +171,9 @@ class KillLoopIT {
         List<String> texts = new ArrayList<>();
         for (JsonNode record : daemon.records()) {
             JsonNode message = record.path("message");
-            if (!"message_end".equals(record.path("type").asText()) || "error".equals(message.path("stopReason").asText())
-                    || "aborted".equals(message.path("stopReason").asText())) {
+            String stopReason = message.path("stopReason").asText();
+            if (!"message_end".equals(record.path("type").asText()) || "error".equals(stopReason)
+                    || "aborted".equals(stopReason)) {
                 continue;
             }
             JsonNode content = message.path("content");

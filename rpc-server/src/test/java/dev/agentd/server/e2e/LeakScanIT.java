@@ -45,7 +45,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the secrets fixes merge this fails for N7 (the Redis URL in the tools' environment), N10 (the
  * {@code baseUrl} password and query token) and N16 (keys other than the request's own, quoted
  * back); merged with h22-secrets it finds 0 leaks. Seed {@value #DEFAULT_SEED}
- * ({@code -Dagentd.leaks.seed}); bound: one daemon, 13 provider requests; 24 s measured on 2 cores at load 15-17 with two CPU burners.
+ * ({@code -Dagentd.leaks.seed}); bound: one daemon, 13 provider requests; 24 s measured on 2
+ * cores at load 15-17 with two CPU burners.
  */
 class LeakScanIT {
     private static final long DEFAULT_SEED = 20261202L;
@@ -105,13 +106,17 @@ class LeakScanIT {
         Files.writeString(agentDir.resolve("models.json"), """
                 {"providers":{
                   "lit":{"baseUrl":"%1$s/lit","api":"openai-completions","models":[{"id":"m"}]},
-                  "envk":{"baseUrl":"%1$s/envk","api":"openai-completions","apiKey":"LEAKSCAN_UPSTREAM","models":[{"id":"m"}]},
-                  "cmd":{"baseUrl":"%1$s/cmd","api":"openai-completions","apiKey":"!printf '%%s' '%3$s'","models":[{"id":"m"}]},
+                  "envk":{"baseUrl":"%1$s/envk","api":"openai-completions","apiKey":"LEAKSCAN_UPSTREAM",
+                    "models":[{"id":"m"}]},
+                  "cmd":{"baseUrl":"%1$s/cmd","api":"openai-completions","apiKey":"!printf '%%s' '%3$s'",
+                    "models":[{"id":"m"}]},
                   "hdr":{"baseUrl":"%1$s/hdr","api":"openai-completions","apiKey":"%4$s",
                     "headers":{"x-leakscan-tenant":"%5$s"},"models":[{"id":"m"}]},
-                  "url":{"baseUrl":"%2$s/url?token=%6$s","api":"openai-completions","apiKey":"sk-plain-url","models":[{"id":"m"}]},
+                  "url":{"baseUrl":"%2$s/url?token=%6$s","api":"openai-completions","apiKey":"sk-plain-url",
+                    "models":[{"id":"m"}]},
                   "auth":{"baseUrl":"%1$s/auth","api":"openai-completions","models":[{"id":"m"}]},
-                  "tool":{"baseUrl":"%1$s/tool","api":"openai-completions","apiKey":"sk-plain-tool","models":[{"id":"m"}]}}}
+                  "tool":{"baseUrl":"%1$s/tool","api":"openai-completions","apiKey":"sk-plain-tool",
+                    "models":[{"id":"m"}]}}}
                 """.formatted(base, withUserInfo, secrets.get("command-key"), secrets.get("models-key"),
                 secrets.get("header"), secrets.get("url-query")));
         Files.writeString(agentDir.resolve("auth.json"), "{\"auth\":[\"" + secrets.get("auth-key-1") + "\",\""
@@ -142,8 +147,9 @@ class LeakScanIT {
         // A model's bash tool call running env, then the RPC bash env.
         assertTrue(daemon.request(command("set_model", "model", "provider", "tool", "modelId", "m")).path("success")
                 .asBoolean());
-        server.enqueue(FakeProviderServer.sse(List.of(OpenAiWire.role(), OpenAiWire.toolCallStart(0, "call_env", "bash"),
-                OpenAiWire.toolCallArgs(0, "{\"command\":\"env\"}"), OpenAiWire.finish("tool_calls"), OpenAiWire.done())),
+        server.enqueue(FakeProviderServer.sse(List.of(OpenAiWire.role(),
+                OpenAiWire.toolCallStart(0, "call_env", "bash"), OpenAiWire.toolCallArgs(0, "{\"command\":\"env\"}"),
+                OpenAiWire.finish("tool_calls"), OpenAiWire.done())),
                 FakeProviderServer.sse(OpenAiWire.textReply("The environment is listed.")));
         promptAndSettle("p-tool", "list the environment");
         assertTrue(daemon.records().stream().anyMatch(r -> "tool_execution_end".equals(r.path("type").asText())),
