@@ -59,6 +59,17 @@ public final class DaemonProcess implements AutoCloseable {
         return List.of(java, "-jar", jar().toString());
     }
 
+    /**
+     * The environment that gives a daemon bin/agentd's JVM options (C1 only, an AppCDS archive of
+     * this jar), through {@code JAVA_TOOL_OPTIONS}, for ITs that start dozens of daemons: the first
+     * daemon started with it must exit normally (EOF) to write {@code archive}; later ones load it,
+     * which roughly halves a start's CPU. The JVM names the options on stderr, never on stdout.
+     */
+    public static Map<String, String> launcherJvm(Path archive) {
+        String cds = java.nio.file.Files.exists(archive) ? "-XX:SharedArchiveFile=" : "-XX:ArchiveClassesAtExit=";
+        return Map.of("JAVA_TOOL_OPTIONS", "-XX:TieredStopAtLevel=1 " + cds + archive);
+    }
+
     public static DaemonProcess start(Path agentDir, Path cwd, String... args) throws IOException {
         return start(agentDir, cwd, Map.of(), args);
     }
@@ -139,6 +150,15 @@ public final class DaemonProcess implements AutoCloseable {
         stdin.flush();
     }
 
+    /** Writes bytes in random pieces (mostly up to 64 KiB, one in eight up to 64 B), as a pipe may deliver them. */
+    public void sendInPieces(byte[] bytes, java.util.Random random) throws IOException {
+        for (int at = 0; at < bytes.length; ) {
+            int n = Math.min(bytes.length - at, 1 + random.nextInt(random.nextInt(8) == 0 ? 64 : 64 * 1024));
+            sendPart(java.util.Arrays.copyOfRange(bytes, at, at + n));
+            at += n;
+        }
+    }
+
     public void send(JsonNode command) throws IOException {
         send(Json.mapper().writeValueAsString(command));
     }
@@ -210,6 +230,31 @@ public final class DaemonProcess implements AutoCloseable {
                 .until(() -> types().stream().filter(type::equals).count() >= n || !process.isAlive());
         return records().stream().filter(node -> type.equals(node.path("type").asText())).skip(n - 1).findFirst()
                 .orElseThrow(() -> new AssertionError("no " + type + " #" + n + "; stderr:\n" + stderr()));
+    }
+
+    /** Waits for the first {@code agent_end} after record {@code from} that ends the run (willRetry false). */
+    public JsonNode awaitFinalAgentEnd(int from) {
+        JsonNode[] end = {null};
+        Waits.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() -> {
+            if (!process.isAlive()) {
+                throw new AssertionError("the daemon died; stderr:\n" + stderr());
+            }
+            List<JsonNode> all = records();
+            end[0] = all.subList(Math.min(from, all.size()), all.size()).stream().filter(node ->
+                    "agent_end".equals(node.path("type").asText()) && !node.path("willRetry").asBoolean())
+                    .findFirst().orElse(null);
+            return end[0] != null;
+        });
+        return end[0];
+    }
+
+    /** Waits until get_state (ids {@code prefix-0}, {@code prefix-1}, …) shows no run and no retry chain. */
+    public void awaitIdle(String prefix) {
+        int[] probe = {0};
+        Waits.await().atMost(Duration.ofSeconds(30)).until(() -> {
+            JsonNode state = request(command("get_state", prefix + "-" + probe[0]++)).path("data");
+            return !state.path("isStreaming").asBoolean() && !state.path("isRetrying").asBoolean();
+        });
     }
 
     public String stderr() {

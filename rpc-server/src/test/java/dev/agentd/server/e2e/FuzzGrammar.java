@@ -132,7 +132,7 @@ final class FuzzGrammar {
     }
 
     /** JSON string content: ASCII words with unicode, escapes and lone surrogates mixed in. */
-    private String text(int length) {
+    String text(int length) {
         StringBuilder text = new StringBuilder();
         while (text.length() < length) {
             text.append(random.nextInt(5) == 0 ? pick(UNICODE) : (char) ('a' + random.nextInt(26)));
@@ -190,7 +190,7 @@ final class FuzzGrammar {
     }
 
     /** Bytes that never spell an id key: invalid UTF-8, NUL, CR, JSON punctuation. */
-    private FuzzInput.Line garbage() {
+    FuzzInput.Line garbage() {
         byte[] special = {0, (byte) 0xFF, (byte) 0xC0, (byte) 0xED, (byte) 0xA0, '{', '}', '[', ']', ':', ',', '\\',
             '\r', (byte) 0xF4};
         byte[] bytes = new byte[1 + random.nextInt(200)];

@@ -85,7 +85,7 @@ class GrammarFuzzIT {
                     expected.merge(line.expectedId(), 1, Integer::sum);
                 }
             });
-            sendInPieces(FuzzInput.join(lines), pieces);
+            daemon.sendInPieces(FuzzInput.join(lines), pieces);
             inputs += lines.size();
             batches++;
             JsonNode state = daemon.request(command("get_state", "state-" + batches));
@@ -111,15 +111,6 @@ class GrammarFuzzIT {
         assertTrue(sessionFilesText(agentDir).length() > 0, "the session was written");
         assertTrue(sessionFilesText(agentDir).indexOf(KEY) < 0, "the key reached the session file");
         figures(inputs, batches, seconds);
-    }
-
-    /** Writes the batch in random pieces (mostly up to 64 KiB, one in eight up to 64 B), as a pipe may deliver it. */
-    private void sendInPieces(byte[] bytes, Random random) throws IOException {
-        for (int at = 0; at < bytes.length; ) {
-            int n = Math.min(bytes.length - at, 1 + random.nextInt(random.nextInt(8) == 0 ? 64 : 64 * 1024));
-            daemon.sendPart(java.util.Arrays.copyOfRange(bytes, at, at + n));
-            at += n;
-        }
     }
 
     /** Every id so far answered, then abort, then idle with every started run ended. */

@@ -13,7 +13,6 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -81,11 +80,11 @@ class HostileProviderIT {
             }
             int from = daemon.records().size();
             assertTrue(daemon.request(command("prompt", "p" + p, "message", "hostile " + p)).path("success").asBoolean());
-            JsonNode end = awaitFinalAgentEnd(from, "prompt " + p);
+            JsonNode end = daemon.awaitFinalAgentEnd(from);
             JsonNode messages = end.path("messages");
             String stopReason = messages.get(messages.size() - 1).path("stopReason").asText();
             assertEquals(entry.getValue() ? "stop" : "error", stopReason, "prompt " + p + ": " + end);
-            awaitIdle(p);
+            daemon.awaitIdle("s" + p);
             p++;
         }
         server.enqueue(FakeProviderServer.sse(OpenAiWire.textReply("slow ", "answer")).withDelay(2_000));
@@ -94,7 +93,7 @@ class HostileProviderIT {
         Waits.await().until(() -> daemon.records().subList(from, daemon.records().size()).stream()
                 .anyMatch(node -> "agent_start".equals(node.path("type").asText())));
         assertTrue(daemon.request(command("abort", "abort")).path("success").asBoolean());
-        awaitFinalAgentEnd(from, "aborted prompt");
+        daemon.awaitFinalAgentEnd(from);
 
         assertEquals(0, daemon.closeStdinAndWait());
         assertEquals(List.of(), daemon.nonJsonLines());
@@ -111,27 +110,4 @@ class HostileProviderIT {
         }
     }
 
-    private JsonNode awaitFinalAgentEnd(int from, String context) {
-        JsonNode[] end = {null};
-        Waits.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() -> {
-            if (!daemon.process().isAlive()) {
-                throw new AssertionError(context + ": the daemon died; stderr:\n" + daemon.stderr());
-            }
-            List<JsonNode> records = daemon.records();
-            end[0] = records.subList(from, records.size()).stream().filter(node ->
-                    "agent_end".equals(node.path("type").asText()) && !node.path("willRetry").asBoolean())
-                    .findFirst().orElse(null);
-            return end[0] != null;
-        });
-        return end[0];
-    }
-
-    /** The session is idle again: get_state answers and says so. */
-    private void awaitIdle(int p) {
-        int[] probe = {0};
-        Waits.await().atMost(Duration.ofSeconds(30)).until(() -> {
-            JsonNode state = daemon.request(command("get_state", "s" + p + "-" + probe[0]++)).path("data");
-            return !state.path("isStreaming").asBoolean() && !state.path("isRetrying").asBoolean();
-        });
-    }
 }

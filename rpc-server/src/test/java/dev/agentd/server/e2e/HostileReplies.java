@@ -50,6 +50,33 @@ final class HostileReplies {
         };
     }
 
+    /**
+     * An error whose text quotes the request back, as some gateways and proxies do: the request
+     * target and every header value of {@code request} and of {@code previous} (a proxy that mixes
+     * up its clients), each whole and split at spaces, {@code ?}, {@code &} and {@code =}, raw,
+     * URL-encoded and base64-encoded ({@link LeakScanIT}).
+     */
+    static FakeProviderServer.Reply echo(int status, String message, FakeProviderServer.RecordedRequest request,
+            FakeProviderServer.RecordedRequest previous) {
+        StringBuilder text = new StringBuilder(message).append("; you sent:");
+        for (FakeProviderServer.RecordedRequest quoted : previous == null ? List.of(request)
+                : List.of(request, previous)) {
+            List<String> values = new java.util.ArrayList<>(List.of(quoted.target()));
+            quoted.headers().values().forEach(values::addAll);
+            for (String value : values) {
+                for (String part : (value + " " + value.replaceAll("[?&=/ ]", " ")).split(" ")) {
+                    if (!part.isEmpty()) {
+                        text.append(' ').append(part).append(' ')
+                                .append(java.net.URLEncoder.encode(part, java.nio.charset.StandardCharsets.UTF_8))
+                                .append(' ').append(java.util.Base64.getEncoder().encodeToString(
+                                        part.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                    }
+                }
+            }
+        }
+        return FakeProviderServer.json(status, OpenAiWire.errorBody(text.toString(), "server_error", null), Map.of());
+    }
+
     private int status() {
         return pick(new int[] {400, 401, 403, 404, 408, 409, 413, 422, 429, 500, 502, 503, 504, 529, 599, 302, 204});
     }

@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
  * An in-process provider endpoint on 127.0.0.1 (JDK {@code HttpServer}) that answers each request
@@ -65,10 +66,11 @@ public final class FakeProviderServer implements AutoCloseable {
 
     /**
      * One request as the server received it. Header names are lower case; {@code clientPort} tells
-     * connections apart (the same port twice = a reused connection).
+     * connections apart (the same port twice = a reused connection); {@code target} is the raw
+     * request target, path and query as sent.
      */
     public record RecordedRequest(String method, String path, Map<String, List<String>> headers, String body,
-            int clientPort) {
+            int clientPort, String target) {
         public String header(String name) {
             List<String> values = headers.get(name.toLowerCase(Locale.ROOT));
             return values == null || values.isEmpty() ? null : values.get(0);
@@ -102,6 +104,8 @@ public final class FakeProviderServer implements AutoCloseable {
     private final List<Long> arrivals = new ArrayList<>();
     private final AtomicInteger disconnects = new AtomicInteger();
     private final CountDownLatch closing = new CountDownLatch(1);
+    /** What a request gets when no scripted reply is queued; null: a 500 "no scripted reply". */
+    private Function<RecordedRequest, Reply> otherwise;
 
     private FakeProviderServer() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -129,6 +133,15 @@ public final class FakeProviderServer implements AutoCloseable {
 
     public synchronized FakeProviderServer enqueue(Reply... next) {
         replies.addAll(List.of(next));
+        return this;
+    }
+
+    /**
+     * Answers every request that finds the queue empty with {@code reply} of it: an endless healthy
+     * or failing provider, or one whose reply depends on what was sent (an echo of the request).
+     */
+    public synchronized FakeProviderServer otherwise(Function<RecordedRequest, Reply> reply) {
+        this.otherwise = reply;
         return this;
     }
 
@@ -170,9 +183,16 @@ public final class FakeProviderServer implements AutoCloseable {
         Reply reply;
         synchronized (this) {
             arrivals.add(System.nanoTime());
-            requests.add(new RecordedRequest(exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
-                    headers, new String(body, StandardCharsets.UTF_8), exchange.getRemoteAddress().getPort()));
+            RecordedRequest request = new RecordedRequest(exchange.getRequestMethod(),
+                    exchange.getRequestURI().getPath(), headers, new String(body, StandardCharsets.UTF_8),
+                    exchange.getRemoteAddress().getPort(), exchange.getRequestURI().getRawPath()
+                            + (exchange.getRequestURI().getRawQuery() == null ? ""
+                                    : "?" + exchange.getRequestURI().getRawQuery()));
+            requests.add(request);
             reply = replies.pollFirst();
+            if (reply == null && otherwise != null) {
+                reply = otherwise.apply(request);
+            }
         }
         if (reply == null) {
             reply = json(500, "{\"error\":{\"type\":\"test_error\",\"message\":\"no scripted reply\"}}", Map.of());
