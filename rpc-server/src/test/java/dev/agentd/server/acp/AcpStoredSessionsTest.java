@@ -109,18 +109,30 @@ class AcpStoredSessionsTest {
         return "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"session/new\",\"params\":{\"cwd\":\"" + dir + "\"}}";
     }
 
+    /** AcpMode serving a pipe on its own reader thread, after a {@code session/new} (id 2) was answered. */
+    private final class Piped {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final PipedOutputStream client = new PipedOutputStream();
+        final Thread reader;
+
+        Piped() throws IOException {
+            PipedInputStream in = new PipedInputStream(client, 1 << 16);
+            reader = new Thread(() -> new AcpMode(in, new RpcOutput(new JsonlWriter(out, Json.mapper()), () -> { }),
+                    opener, 1 << 20, "test").serve(), "test-acp-reader");
+            reader.start();
+            client.write((newSession() + "\n").getBytes(StandardCharsets.UTF_8));
+            client.flush();
+            Waits.await().atMost(Duration.ofSeconds(30)).until(() -> reply(parse(out), 2).isPresent());
+        }
+    }
+
     @Test
     void theReaderAnswersACancelWhileALoadIsStillListing() throws Exception {
         blockListing = true;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PipedOutputStream client = new PipedOutputStream();
-        PipedInputStream in = new PipedInputStream(client, 1 << 16);
-        Thread reader = new Thread(() -> new AcpMode(in, new RpcOutput(new JsonlWriter(out, Json.mapper()), () -> { }),
-                opener, 1 << 20, "test").serve(), "test-acp-reader");
-        reader.start();
-        client.write((newSession() + "\n").getBytes(StandardCharsets.UTF_8));
-        client.flush();
-        Waits.await().atMost(Duration.ofSeconds(30)).until(() -> reply(parse(out), 2).isPresent());
+        Piped piped = new Piped();
+        ByteArrayOutputStream out = piped.out;
+        PipedOutputStream client = piped.client;
+        Thread reader = piped.reader;
         String live = reply(parse(out), 2).orElseThrow().path("result").path("sessionId").asText();
         client.write(("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"session/load\",\"params\":{\"sessionId\":\"stored-1\","
                 + "\"cwd\":\"" + dir + "\",\"mcpServers\":[]}}\n").getBytes(StandardCharsets.UTF_8));
@@ -140,15 +152,10 @@ class AcpStoredSessionsTest {
 
     @Test
     void aCancelSentWithAnIdIsAnsweredAndANotificationIsNot() throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PipedOutputStream client = new PipedOutputStream();
-        PipedInputStream in = new PipedInputStream(client, 1 << 16);
-        Thread reader = new Thread(() -> new AcpMode(in, new RpcOutput(new JsonlWriter(out, Json.mapper()), () -> { }),
-                opener, 1 << 20, "test").serve(), "test-acp-reader");
-        reader.start();
-        client.write((newSession() + "\n").getBytes(StandardCharsets.UTF_8));
-        client.flush();
-        Waits.await().atMost(Duration.ofSeconds(30)).until(() -> reply(parse(out), 2).isPresent());
+        Piped piped = new Piped();
+        ByteArrayOutputStream out = piped.out;
+        PipedOutputStream client = piped.client;
+        Thread reader = piped.reader;
         String id = reply(parse(out), 2).orElseThrow().path("result").path("sessionId").asText();
         client.write(("{\"jsonrpc\":\"2.0\",\"method\":\"session/cancel\",\"params\":{\"sessionId\":\"" + id + "\"}}\n"
                 + "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"session/cancel\",\"params\":{\"sessionId\":\"" + id + "\"}}\n"
@@ -165,15 +172,10 @@ class AcpStoredSessionsTest {
 
     @Test
     void undecodableImageDataIsNamedNotCalledAnEmptyMessage() throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PipedOutputStream client = new PipedOutputStream();
-        PipedInputStream in = new PipedInputStream(client, 1 << 16);
-        Thread reader = new Thread(() -> new AcpMode(in, new RpcOutput(new JsonlWriter(out, Json.mapper()), () -> { }),
-                opener, 1 << 20, "test").serve(), "test-acp-reader");
-        reader.start();
-        client.write((newSession() + "\n").getBytes(StandardCharsets.UTF_8));
-        client.flush();
-        Waits.await().atMost(Duration.ofSeconds(30)).until(() -> reply(parse(out), 2).isPresent());
+        Piped piped = new Piped();
+        ByteArrayOutputStream out = piped.out;
+        PipedOutputStream client = piped.client;
+        Thread reader = piped.reader;
         String id = reply(parse(out), 2).orElseThrow().path("result").path("sessionId").asText();
         client.write(("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"session/prompt\",\"params\":{\"sessionId\":\"" + id
                 + "\",\"prompt\":[{\"type\":\"text\",\"text\":\"look\"},{\"type\":\"image\",\"mimeType\":\"image/png\","
