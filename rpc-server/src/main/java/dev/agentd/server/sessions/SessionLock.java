@@ -1,19 +1,18 @@
 package dev.agentd.server.sessions;
 
+import dev.agentd.server.runtime.OwnFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The mark that one process writes a session file: an advisory {@code FileChannel.tryLock} on the
@@ -113,14 +112,9 @@ public final class SessionLock {
     }
 
     private static void requirePlainFile(Path sidecar) throws IOException {
-        BasicFileAttributes attributes;
-        try {
-            attributes = Files.readAttributes(sidecar, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        } catch (NoSuchFileException e) {
-            return;
-        }
-        if (!attributes.isRegularFile()) {
-            throw new IOException("cannot use " + sidecar + " as a session lock: it is not a regular file");
+        Optional<String> refusal = OwnFiles.refusalNoFollow(sidecar);
+        if (refusal.isPresent()) {
+            throw new IOException("cannot use " + sidecar + " as a session lock: " + refusal.get());
         }
     }
 
