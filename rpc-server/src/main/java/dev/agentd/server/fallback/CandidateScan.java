@@ -3,6 +3,7 @@ package dev.agentd.server.fallback;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.server.ai.ThinkingSupport;
+import dev.agentd.server.recovery.Candidate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

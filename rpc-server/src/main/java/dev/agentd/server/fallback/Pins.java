@@ -1,5 +1,7 @@
 package dev.agentd.server.fallback;
 
+import dev.agentd.server.recovery.LimitScope;
+import dev.agentd.server.recovery.SwitchReason;
 import java.util.Locale;
 
 /**

@@ -32,22 +32,62 @@ public record ProbePlan(String selector, long generation, long firstAtMs, long d
     /** The plan's two timers, armed together when it is armed. */
     public enum Timer { FIRST, DEADLINE }
 
-    /** What the controller carries out, in order. */
+    /** What the controller carries out, in order, through a {@link Handler} (a new kind cannot be dropped). */
     public sealed interface Effect {
+        <R> R accept(Handler<R> handler);
+
+        /** One method per kind of effect. */
+        interface Handler<R> {
+            R announce(Announce announce);
+
+            R launch(Launch launch);
+
+            R abort(Abort abort);
+
+            R report(Report report);
+
+            R cleared(Cleared cleared);
+        }
+
         /** Emit {@code retry_probe_scheduled{selector, atMs, probeIndex}} ({@code atMs} on this clock). */
-        record Announce(int probeIndex, long atMs) implements Effect {}
+        record Announce(int probeIndex, long atMs) implements Effect {
+            @Override
+            public <R> R accept(Handler<R> handler) {
+                return handler.announce(this);
+            }
+        }
 
         /** Start probe {@code probeIndex} (off the scheduler's thread). */
-        record Launch(int probeIndex) implements Effect {}
+        record Launch(int probeIndex) implements Effect {
+            @Override
+            public <R> R accept(Handler<R> handler) {
+                return handler.launch(this);
+            }
+        }
 
         /** Abort the probe in flight; its late result is ignored. */
-        record Abort(int probeIndex) implements Effect {}
+        record Abort(int probeIndex) implements Effect {
+            @Override
+            public <R> R accept(Handler<R> handler) {
+                return handler.abort(this);
+            }
+        }
 
         /** Emit {@code retry_probe_result{selector, ok, errorMessage?}}. */
-        record Report(int probeIndex, boolean ok, String errorMessage) implements Effect {}
+        record Report(int probeIndex, boolean ok, String errorMessage) implements Effect {
+            @Override
+            public <R> R accept(Handler<R> handler) {
+                return handler.report(this);
+            }
+        }
 
         /** The demoted model answered: clear its cooldown and close its circuit. */
-        record Cleared() implements Effect {}
+        record Cleared() implements Effect {
+            @Override
+            public <R> R accept(Handler<R> handler) {
+                return handler.cleared(this);
+            }
+        }
     }
 
     /** A transition: the plan after it and what to do. */

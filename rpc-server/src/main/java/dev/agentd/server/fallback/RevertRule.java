@@ -32,17 +32,44 @@ public final class RevertRule {
 
     public enum StayReason { NO_EPISODE, PINNED, ORIGINAL_UNUSABLE, POLICY_NEVER, COOLING, CIRCUIT_OPEN }
 
-    public sealed interface Decision permits Stay, Revert, RevertAtOnce {}
+    /** A decision; carried out through a {@link Handler}, so a new kind cannot be dropped silently. */
+    public sealed interface Decision permits Stay, Revert, RevertAtOnce {
+        <R> R accept(Handler<R> handler);
+    }
 
-    public record Stay(StayReason why) implements Decision {}
+    /** One method per kind of {@link Decision}. */
+    public interface Handler<R> {
+        R stay(Stay stay);
+
+        R revert(Revert revert);
+
+        R revertAtOnce(RevertAtOnce revert);
+    }
+
+    public record Stay(StayReason why) implements Decision {
+        @Override
+        public <R> R accept(Handler<R> handler) {
+            return handler.stay(this);
+        }
+    }
 
     /** Back to the original; {@code claimProbe}: its circuit is half-open, so this session probes it. */
-    public record Revert(boolean claimProbe) implements Decision {}
+    public record Revert(boolean claimProbe) implements Decision {
+        @Override
+        public <R> R accept(Handler<R> handler) {
+            return handler.revert(this);
+        }
+    }
 
     /** The fallback became unusable: back to the original whatever the policy. */
     public record RevertAtOnce() implements Decision {
         public String cause() {
             return "fallback-unusable";
+        }
+
+        @Override
+        public <R> R accept(Handler<R> handler) {
+            return handler.revertAtOnce(this);
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.agentd.server.recovery;
 
-import dev.agentd.server.fallback.LimitScope;
 
 import java.util.Objects;
 

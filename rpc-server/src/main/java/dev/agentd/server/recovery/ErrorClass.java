@@ -1,6 +1,5 @@
 package dev.agentd.server.recovery;
 
-import dev.agentd.server.fallback.LimitScope;
 
 /**
  * What kind of failure ended a reply (FALLBACK.md §3, SPEC §5.2), as {@link ErrorClassifier}

@@ -4,7 +4,6 @@ import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.server.ai.ErrorTypes;
 import dev.agentd.server.ai.TextBounds;
-import dev.agentd.server.fallback.LimitScope;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;

@@ -1,7 +1,7 @@
 package dev.agentd.server.recovery;
 
-import dev.agentd.server.fallback.LimitScope;
-import dev.agentd.server.fallback.SwitchReason;
+import java.util.Objects;
+
 
 /**
  * What the session does at the end of a run (docs/ARCHITECTURE.md §4.1). The session
@@ -167,21 +167,21 @@ public sealed interface RecoveryAction {
     /**
      * Switch to the next rung of the fallback chain (FALLBACK §3, §5.3), then retry at once
      * ({@code delayMs:0}) as attempt {@code attempt} of the new rung: 1, except after a refusal, whose
-     * hops share the budget. The session's controller picks the rung; the policy only knew one exists.
+     * hops share the budget. The decision names the rung ({@code to}); carrying it out switches there,
+     * and looks further only when the rung's circuit no longer admits this session.
      *
      * @param classification the failure that caused the switch (cooldown cause, provider skips)
      * @param limit the usage-limit scope of the failure, or null (the {@code limit} of the event)
      * @param retryAfterMs the server's hint, or null (it sets the failed model's cooldown)
      * @param probeBack a tier-2 429 (FALLBACK §4): once switched, probe the episode's original back
      *     within {@code retryAfterMs} (§5.5)
+     * @param to the rung to switch to, as the decision's {@link FallbackView} named it
      */
     record SwitchModel(SwitchReason reason, Classification classification,
-            LimitScope limit, int attempt, String errorMessage, Long retryAfterMs, boolean probeBack)
+            LimitScope limit, int attempt, String errorMessage, Long retryAfterMs, boolean probeBack, Candidate to)
             implements RecoveryAction {
-        /** A switch that arms no probe-back. */
-        public SwitchModel(SwitchReason reason, Classification classification, LimitScope limit, int attempt,
-                String errorMessage, Long retryAfterMs) {
-            this(reason, classification, limit, attempt, errorMessage, retryAfterMs, false);
+        public SwitchModel {
+            Objects.requireNonNull(to, "to");
         }
 
         @Override

@@ -3,7 +3,6 @@ package dev.agentd.server.recovery;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.server.compaction.CompactionConfig;
-import dev.agentd.server.fallback.SwitchReason;
 
 /**
  * The end-of-run decision (SPEC §5.3): a pure function of {@link RunFacts}; the session carries
@@ -111,7 +110,7 @@ public final class RecoveryPolicy {
      */
     private record Fallback(FallbackView view, Classification classification, String error, Long retryAfterMs) {
         boolean possible() {
-            return view.canSwitch(classification.errorClass());
+            return view.canSwitch(classification);
         }
 
         RecoveryAction to(SwitchReason reason, int attempt) {
@@ -119,8 +118,10 @@ public final class RecoveryPolicy {
         }
 
         RecoveryAction to(SwitchReason reason, int attempt, Long cooldownMs, boolean probeBack) {
+            Candidate target = view.target(classification).orElseThrow(
+                    () -> new IllegalStateException("a switch was decided with no rung to switch to"));
             return new RecoveryAction.SwitchModel(reason, classification, classification.scope(), attempt, error,
-                    cooldownMs, probeBack);
+                    cooldownMs, probeBack, target);
         }
 
         RecoveryAction orElse(SwitchReason reason, int attempt, RecoveryAction orElse) {

@@ -7,7 +7,8 @@
  * and {@code session}; from the packages below it only records (the values session's API returns,
  * such as {@code recovery.RetryConfig}), and {@code ai.faux.FauxScript}, since {@code faux_enqueue}
  * feeds the daemon-wide faux script, which is not session state; and {@code commands} and
- * {@code export}, pi 0.73's templates/skills and HTML page ({@code PiExtras}). It calls no service
- * below session.
+ * {@code export}, pi 0.73's templates/skills and HTML page ({@code PiExtras}); and
+ * {@code fallback.control.FallbackCommands}, the fallback commands the session hands out. It calls
+ * no other service below session.
  */
 package dev.agentd.server.rpc;

@@ -15,8 +15,13 @@ import dev.agentd.server.agent.AgentLoop;
 import dev.agentd.server.agent.Conversation;
 import dev.agentd.server.agent.MessageQueues;
 import dev.agentd.server.agent.RunOutcome;
+import dev.agentd.server.ai.ModelChoice;
 import dev.agentd.server.compaction.CompactionException;
 import dev.agentd.server.compaction.Summarizer;
+import dev.agentd.server.fallback.control.FallbackCommands;
+import dev.agentd.server.fallback.control.FallbackServices;
+import dev.agentd.server.fallback.control.FallbackWiring;
+import dev.agentd.server.fallback.control.SessionFallback;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.sessions.SessionFile;
 import java.nio.file.Path;
@@ -54,7 +59,7 @@ public final class AgentSession implements AutoCloseable {
     private final Compactor compactor;
     private final RunControl control;
     private final Recovery recovery;
-    private final FallbackControl fallback;
+    private final SessionFallback fallback;
     private final AgentLoop loop;
     private final UserBash userBash;
     /** Finished RPC bash commands waiting to enter the context (before the next prompt). */
@@ -70,14 +75,8 @@ public final class AgentSession implements AutoCloseable {
     /**
      * @param file the session file to continue (loaded) or start (new); its context becomes the
      *     working context and, for a loaded file, its last model and thinking level are restored
+     * @param fallbackServices the process's model-fallback switches and debug log (FALLBACK §1, §7)
      */
-    public AgentSession(SessionContext context, SessionFile file, Model initialModel, ThinkingLevel initialThinking,
-            UpdateMode updateMode) {
-        this(context, file, initialModel, initialThinking, updateMode,
-                FallbackServices.local(context.scheduler()::now));
-    }
-
-    /** @param fallbackServices the process's model-fallback switches and debug log (FALLBACK §1, §7) */
     public AgentSession(SessionContext context, SessionFile file, Model initialModel, ThinkingLevel initialThinking,
             UpdateMode updateMode, FallbackServices fallbackServices) {
         this.context = context;
@@ -86,19 +85,18 @@ public final class AgentSession implements AutoCloseable {
         this.queues = new MessageQueues(defaults.steeringMode(), defaults.followUpMode(), bus::publish);
         this.settings = new SettingsControl(context, queues);
         this.journal = new SessionJournal(file, context.sessionPaths(), context.cwd(), context.scheduler()::now);
-        // The controller needs the model control it watches: it is handed over once both exist.
-        FallbackControl[] watcher = new FallbackControl[1];
-        this.models = new ModelControl(context, defaults,
-                FallbackControl.watching(new ModelChangeRecorder(journal, bus), () -> watcher[0]), initialModel,
-                initialThinking);
+        this.models = new ModelControl(context, defaults, initialModel, initialThinking);
         this.calls = new ProviderCalls(context, models, this::sessionId);
-        this.fallback = new FallbackControl(context, models, fallbackServices, bus::publish, calls::probe,
-                this::sessionId);
-        watcher[0] = fallback;
+        this.fallback = SessionFallback.create(new FallbackWiring(context.scheduler(), context.settings()::current,
+                context.random(), context.models(), bus::publish, calls::probe, this::sessionId, runThread,
+                fallbackServices), models, context.settings(), context::persist);
+        // The recorder first: a switch is journalled and announced before fallback reacts to it.
+        models.addObserver(new ModelChangeRecorder(journal, bus));
+        models.addObserver(new FallbackObserver(fallback.boundary()));
         this.compactor = new Compactor(new Summarizer(calls::complete));
         this.control = new RunControl(bus::publish, context.scheduler());
         this.recovery = new Recovery(control, bus, conversation, queues, journal, compactor,
-                new RecoveryFacts(settings, models, context.auth(), this::sessionId, fallback), fallback,
+                new RecoveryFacts(settings, models, context.auth(), this::sessionId, fallback.onRunEnd()), fallback,
                 token -> runThread.execute(() -> execute(List.of(), token)));
         this.loop = new AgentLoop(conversation, queues, context::tools, calls::stream, this::emit,
                 () -> this.updateMode == UpdateMode.FULL, context.scheduler()::now, defaults::sequentialTools,
@@ -124,7 +122,7 @@ public final class AgentSession implements AutoCloseable {
         if (event instanceof AgentEvent.MessageEnd end) {
             if (end.message() instanceof AgentMessage.User) {
                 recovery.userMessageDelivered();
-                fallback.resetTurn();
+                fallback.boundary().resetTurn();
             } else if (end.message() instanceof AgentMessage.Assistant reply && !reply.stopReason().failed()) {
                 recovery.replySucceeded(reply);
             }
@@ -194,7 +192,7 @@ public final class AgentSession implements AutoCloseable {
             }
             onAccepted.run();
             flushBash();
-            fallback.beforeAttempt();
+            fallback.boundary().beforeAttempt();
         } catch (Throwable e) {
             recovery.crashed(token, e, false);
             return;
@@ -306,7 +304,7 @@ public final class AgentSession implements AutoCloseable {
     private void adopt(SessionFile file, boolean fresh) {
         conversation.replaceAll(file.buildContext());
         control.resetChain();
-        fallback.reset();
+        fallback.boundary().reset();
         if (file.entries().isEmpty()) {
             ModelChoice choice = models.choice();
             journal.modelChanged(choice.model());
@@ -342,7 +340,7 @@ public final class AgentSession implements AutoCloseable {
 
     /** The model-fallback commands (FALLBACK §9). */
     public FallbackCommands fallback() {
-        return new FallbackCommands(context, fallback);
+        return fallback.commands();
     }
 
     public List<AgentMessage> messages() {
@@ -364,7 +362,7 @@ public final class AgentSession implements AutoCloseable {
         return new SessionState(choice.model(), choice.effective(), control.isStreaming(),
                 recovery.compacting(), queues.steeringMode(), queues.followUpMode(), journal.pathText(), sessionId(),
                 journal.file().name().orElse(null), settings.compaction().enabled(), conversation.snapshot().size(),
-                queues.size(), settings.retry().enabled(), attempt > 0, attempt).withWarnings(startupWarnings);
+                queues.size(), settings.retry().enabled(), control.chainOpen(), attempt).withWarnings(startupWarnings);
     }
 
     /** The configuration problems found at startup, reported by {@code get_state}; set once by the wiring. */

@@ -2,6 +2,7 @@ package dev.agentd.server.session;
 
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.model.ThinkingLevel;
+import dev.agentd.server.ai.ModelChoice;
 
 /**
  * What a model or thinking change leaves behind: a session-file entry, a {@code model_changed}

@@ -3,10 +3,13 @@ package dev.agentd.server.session;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.protocol.response.Results;
+import dev.agentd.server.ai.ModelChoice;
 import dev.agentd.server.ai.ModelRegistry;
 import dev.agentd.server.ai.ThinkingSupport;
+import dev.agentd.server.fallback.control.ModelSeat;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -21,7 +24,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * fallback) are serialized, and each notifies the observer before the next writer starts, so the
  * session file and the event stream see the changes in the order they were published.
  */
-public final class ModelControl {
+public final class ModelControl implements ModelSeat {
     /** Why the model changes; {@link #wire()} is the {@code source} of {@code model_changed} (SPEC §3.4). */
     public enum Source {
         SET("set"),
@@ -57,31 +60,36 @@ public final class ModelControl {
 
     /** Told about every change, in publication order. */
     interface Observer {
-        void modelChanged(Switched change);
+        default void modelChanged(Switched change) {}
 
         /** The preferred level changed by a command; {@code now} is the choice it published. */
-        void thinkingChanged(ModelChoice now);
+        default void thinkingChanged(ModelChoice now) {}
 
         /** The effective level changed, for whatever reason (set, cycle, a model switch that clamps it). */
-        void effectiveThinkingChanged(ThinkingLevel level);
+        default void effectiveThinkingChanged(ThinkingLevel level) {}
     }
 
     private final SessionContext context;
-    private final Observer observer;
+    /** Registered while the session is built, before any change: read without a lock afterwards. */
+    private final List<Observer> observers = new CopyOnWriteArrayList<>();
     private final AtomicReference<ModelChoice> choice;
     /** Serializes writers; readers never take it. */
     private final Object writeLock = new Object();
 
-    ModelControl(SessionContext context, SessionDefaults defaults, Observer observer, Model initial,
-            ThinkingLevel initialThinking) {
+    ModelControl(SessionContext context, SessionDefaults defaults, Model initial, ThinkingLevel initialThinking) {
         this.context = context;
-        this.observer = observer;
         ThinkingLevel preferred = initialThinking != null ? initialThinking
                 : defaults.thinkingLevel().orElse(ThinkingLevel.MEDIUM);
         this.choice = new AtomicReference<>(ModelChoice.of(initial, preferred));
     }
 
+    /** Adds an observer, told about every later change in publication order. */
+    void addObserver(Observer observer) {
+        observers.add(observer);
+    }
+
     /** The model and thinking level in force, as one snapshot. */
+    @Override
     public ModelChoice choice() {
         return choice.get();
     }
@@ -114,6 +122,7 @@ public final class ModelControl {
         return context.providers().forModel(candidate).map(p -> p.requiresCredential()).orElse(true);
     }
 
+    @Override
     public boolean usable(Model candidate) {
         boolean needsKey = context.providers().forModel(candidate).map(p -> p.requiresCredential()).orElse(true);
         return !needsKey || context.auth().hasCredential(candidate.provider());
@@ -153,7 +162,7 @@ public final class ModelControl {
         synchronized (writeLock) {
             ModelChoice now = publish(choice.get().withPreferred(level));
             context.persist("defaultThinkingLevel", now.effective().wire());
-            observer.thinkingChanged(now);
+            observers.forEach(observer -> observer.thinkingChanged(now));
         }
     }
 
@@ -212,17 +221,28 @@ public final class ModelControl {
                 context.persist("defaultProvider", to.provider());
                 context.persist("defaultModel", to.id());
             }
-            observer.modelChanged(new Switched(now, before.model(), source,
-                    original != null ? original : before.model(), persistAsDefault));
+            Switched change = new Switched(now, before.model(), source, original != null ? original : before.model(),
+                    persistAsDefault);
+            observers.forEach(observer -> observer.modelChanged(change));
             return now;
         }
+    }
+
+    @Override
+    public void switchForFallback(Model to, ThinkingLevel level, Model original) {
+        switchTo(to, level, Source.FALLBACK, false, original);
+    }
+
+    @Override
+    public void revertTo(Model original, ThinkingLevel level) {
+        switchTo(original, level, Source.FALLBACK_REVERT, false, original);
     }
 
     /** Under the write lock, so level changes are reported in publication order. */
     private ModelChoice publish(ModelChoice next) {
         ModelChoice before = choice.getAndSet(next);
         if (before.effective() != next.effective()) {
-            observer.effectiveThinkingChanged(next.effective());
+            observers.forEach(observer -> observer.effectiveThinkingChanged(next.effective()));
         }
         return next;
     }

@@ -6,6 +6,7 @@ import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.message.Usage;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
+import dev.agentd.server.ai.ModelChoice;
 import dev.agentd.server.ai.Provider;
 import dev.agentd.server.ai.StreamListener;
 import dev.agentd.server.ai.StreamRequest;

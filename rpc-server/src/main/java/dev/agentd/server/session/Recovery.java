@@ -9,6 +9,9 @@ import dev.agentd.server.agent.RunOutcome;
 import dev.agentd.server.compaction.CompactionConfig;
 import dev.agentd.server.compaction.CompactionException;
 import dev.agentd.server.compaction.TokenEstimate;
+import dev.agentd.server.fallback.control.FallbackSwitch;
+import dev.agentd.server.fallback.control.SessionFallback;
+import dev.agentd.server.fallback.control.TurnBoundary;
 import dev.agentd.server.recovery.OverflowDetector;
 import dev.agentd.server.recovery.RateLimitWait;
 import dev.agentd.server.recovery.RecoveryAction;
@@ -40,14 +43,14 @@ final class Recovery {
     private final SessionJournal journal;
     private final Compactor compactor;
     private final RecoveryFacts facts;
-    private final FallbackControl fallback;
+    private final FallbackSwitch fallback;
     private final Consumer<CancellationToken> continueRun;
     private volatile boolean compacting;
     /** An overflow was compacted since the last user message. */
     private volatile boolean overflowRecoveryAttempted;
 
     Recovery(RunControl control, EventBus bus, Conversation conversation, MessageQueues queues,
-            SessionJournal journal, Compactor compactor, RecoveryFacts facts, FallbackControl fallback,
+            SessionJournal journal, Compactor compactor, RecoveryFacts facts, SessionFallback fallback,
             Consumer<CancellationToken> continueRun) {
         this.control = control;
         this.bus = bus;
@@ -56,10 +59,11 @@ final class Recovery {
         this.journal = journal;
         this.compactor = compactor;
         this.facts = facts;
-        this.fallback = fallback;
+        this.fallback = fallback.onRunEnd();
+        TurnBoundary boundary = fallback.boundary();
         // Every continuation (after a backoff sleep or a compaction) is a turn boundary: revert first.
         this.continueRun = token -> {
-            fallback.beforeAttempt();
+            boundary.beforeAttempt();
             continueRun.accept(token);
         };
     }
@@ -85,12 +89,12 @@ final class Recovery {
 
     /** Decides and carries out what follows {@code outcome}; whatever is thrown meanwhile ends the run. */
     void conclude(RunOutcome outcome, CancellationToken token) {
-        Carrier carrier = null;
+        ActionExecutor carrier = null;
         try {
             RunFacts snapshot = facts.snapshot(outcome.lastAssistant(), control.chainState(),
                     TokenEstimate.contextTokens(conversation.snapshot()), overflowRecoveryAttempted);
             RecoveryAction action = policy.decide(snapshot);
-            carrier = new Carrier(snapshot, token, new AgentEvent.AgentEnd(outcome.newMessages(), action.continuesRun()));
+            carrier = new ActionExecutor(snapshot, token, outcome.newMessages(), action.continuesRun());
             action.accept(carrier);
         } catch (Throwable e) {
             crashed(token, e, carrier != null && carrier.finalEndPublished());
@@ -120,28 +124,29 @@ final class Recovery {
     /**
      * Carries out one decision. Events that precede the action ({@code agent_end}, a chain's failed
      * end) are collected and sent just before it; an action that ends the run sends them under the
-     * lock that returns to idle, so a prompt racing them is never refused.
+     * lock that returns to idle, so a prompt racing them is never refused. Every path sends the
+     * run's {@code agent_end} exactly once: a decided switch always happens ({@link FallbackSwitch#claim}).
      */
-    private final class Carrier implements RecoveryAction.Handler<Void> {
+    private final class ActionExecutor implements RecoveryAction.Handler<Void> {
         private final RunFacts snapshot;
         private final CancellationToken token;
-        private final AgentEvent.AgentEnd end;
         private final List<Runnable> announcements = new ArrayList<>();
+        private final boolean willRetry;
         private boolean endPublished;
 
-        Carrier(RunFacts snapshot, CancellationToken token, AgentEvent.AgentEnd end) {
+        ActionExecutor(RunFacts snapshot, CancellationToken token, List<AgentMessage> messages, boolean willRetry) {
             this.snapshot = snapshot;
             this.token = token;
-            this.end = end;
+            this.willRetry = willRetry;
             announcements.add(() -> {
-                bus.publish(end);
+                bus.publish(new AgentEvent.AgentEnd(messages, willRetry));
                 endPublished = true;
             });
         }
 
         /** True once an {@code agent_end} without {@code willRetry} went out. */
         boolean finalEndPublished() {
-            return endPublished && !end.willRetry();
+            return endPublished && !willRetry;
         }
 
         private void announce() {
@@ -198,18 +203,7 @@ final class Recovery {
         @Override
         public Void switchModel(RecoveryAction.SwitchModel action) {
             announce();
-            if (!fallback.apply(action)) {
-                // The rung the decision saw is gone (the settings changed meanwhile): end the run.
-                LOG.warn("no fallback model left to switch to; ending the run");
-                control.finish(() -> {
-                    if (control.chainOpen()) {
-                        control.giveUp(snapshot.chainAttempt(), action.errorMessage());
-                    }
-                    bus.publish(new AgentEvent.AgentEnd(List.of(), false));
-                    endPublished = true;
-                });
-                return null;
-            }
+            fallback.apply(action, fallback.claim(action));
             control.nextRung();
             scheduleRetry(action.attempt(), 0, action.errorMessage(), RateLimitWait.NONE);
             return null;
@@ -217,7 +211,7 @@ final class Recovery {
 
         @Override
         public Void fallbackExhausted(RecoveryAction.FallbackExhausted action) {
-            fallback.noteExhausted(action);
+            fallback.exhausted(action);
             announcements.add(() -> bus.publish(new AgentEvent.RetryFallbackExhausted(action.chainKey(),
                     action.lastError())));
             return action.then().accept(this);

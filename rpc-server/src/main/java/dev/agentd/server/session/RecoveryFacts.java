@@ -3,7 +3,7 @@ package dev.agentd.server.session;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.server.auth.AuthStore;
-import dev.agentd.server.fallback.FallbackSettings;
+import dev.agentd.server.fallback.control.FallbackSwitch;
 import dev.agentd.server.recovery.HintTiers;
 import dev.agentd.server.recovery.RunFacts;
 import java.util.function.Supplier;
@@ -12,17 +12,17 @@ import java.util.function.Supplier;
  * The session as the recovery decision sees it: builds one {@link RunFacts} snapshot per decision
  * (settings, model and credentials read once, so the decision and its carrying-out agree), and
  * the one write the decision may ask for — blocking the credential in use. The fallback view
- * comes from the session's {@link FallbackControl}.
+ * comes from the session's {@link FallbackSwitch}.
  */
 final class RecoveryFacts {
     private final SettingsControl settings;
     private final ModelControl models;
     private final AuthStore auth;
     private final Supplier<String> sessionId;
-    private final FallbackControl fallback;
+    private final FallbackSwitch fallback;
 
     RecoveryFacts(SettingsControl settings, ModelControl models, AuthStore auth, Supplier<String> sessionId,
-            FallbackControl fallback) {
+            FallbackSwitch fallback) {
         this.settings = settings;
         this.models = models;
         this.auth = auth;
@@ -34,11 +34,10 @@ final class RecoveryFacts {
     RunFacts snapshot(AgentMessage.Assistant last, RunControl.ChainState chain, long contextTokens,
             boolean overflowRecoveryAttempted) {
         Model model = models.current();
-        FallbackSettings limits = fallback.settings();
         return new RunFacts(last, chain.attempt(), settings.retry(), chain.retrySuppressed(), model.contextWindow(),
                 settings.compaction(), contextTokens, overflowRecoveryAttempted,
                 auth.otherCredentialFree(model.provider(), sessionId.get()), fallback.view(), chain.rateLimitWait(),
-                new HintTiers.Limits(limits.hintedWaitCapMs(), limits.probeBackMaxMs()), fallback.monotonicMs());
+                fallback.hintLimits(), fallback.monotonicMs());
     }
 
     /** The current model's context window (for overflow checks outside a decision). */

@@ -41,13 +41,15 @@ final class LayerRules {
     private static Map<String, List<String>> table() {
         Map<String, List<String>> t = new HashMap<>();
         t.put("cli", List.of(PROTOCOL, "rpc", "session", "agent", "ai..", "recovery", "compaction",
-                "fallback", "config", "auth", "tools", "sessions", "runtime", "commands", "export", "state",
+                "fallback", "fallback.control", "config", "auth", "tools", "sessions", "runtime", "commands", "export",
+                "state",
                 "state.redis", "acp"));
         // rpc reads the values session's API returns (records such as RetryConfig) but calls no
         // service below session; faux_enqueue feeds the daemon-wide faux script, not session state.
-        t.put("rpc", List.of(PROTOCOL, "session", RECORDS, "ai.faux.FauxScript", "commands", "export"));
-        t.put("session", List.of(PROTOCOL, "agent", "ai..", "recovery", "compaction", "fallback", "config",
-                "auth", "tools", "sessions", "runtime", "state"));
+        t.put("rpc", List.of(PROTOCOL, "session", RECORDS, "ai.faux.FauxScript", "commands", "export",
+                "fallback.control.FallbackCommands"));
+        t.put("session", List.of(PROTOCOL, "agent", "ai..", "recovery", "compaction", "fallback.control", "config",
+                "auth", "tools", "sessions", "runtime"));
         t.put("acp", List.of(PROTOCOL, "session", "rpc", "recovery", "ai.ErrorTypes", "ai.ToolDefinition", "tools",
                 "commands", "runtime", RECORDS));
         t.put("agent", List.of(PROTOCOL, "ai", "tools", "runtime"));
@@ -59,9 +61,10 @@ final class LayerRules {
         t.put("ai.anthropic", List.of(PROTOCOL, "ai", "ai.http", "ai.sse", "ai.catalog", "runtime"));
         t.put("ai.openai", List.of(PROTOCOL, "ai", "ai.http", "ai.sse", "ai.catalog", "runtime"));
         t.put("ai.wiring", List.of("ai", "ai.http", "ai.anthropic", "ai.openai", "runtime"));
-        t.put("recovery", List.of(PROTOCOL, "ai", "compaction", "fallback", "config"));
+        t.put("recovery", List.of(PROTOCOL, "ai", "compaction", "config"));
         t.put("compaction", List.of(PROTOCOL, "config", "runtime"));
-        t.put("fallback", List.of(PROTOCOL, "ai", "config", "runtime"));
+        t.put("fallback", List.of(PROTOCOL, "ai", "recovery", "config", "runtime"));
+        t.put("fallback.control", List.of(PROTOCOL, "ai", "recovery", "fallback", "config", "runtime", "state"));
         t.put("config", List.of(PROTOCOL, "runtime"));
         t.put("auth", List.of(PROTOCOL, "runtime", "state"));
         t.put("state", List.of("config", "runtime"));

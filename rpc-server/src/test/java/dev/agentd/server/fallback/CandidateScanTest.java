@@ -9,6 +9,7 @@ import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.server.fallback.CandidateScan.Scan;
 import dev.agentd.server.fallback.CandidateScan.Skip;
 import dev.agentd.server.fallback.CandidateScan.View;
+import dev.agentd.server.recovery.Candidate;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

@@ -10,12 +10,14 @@ import dev.agentd.server.fallback.RevertRule.Revert;
 import dev.agentd.server.fallback.RevertRule.RevertAtOnce;
 import dev.agentd.server.fallback.RevertRule.Stay;
 import dev.agentd.server.fallback.RevertRule.StayReason;
+import dev.agentd.server.recovery.LimitScope;
+import dev.agentd.server.recovery.SwitchReason;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The fallback design §5.3: pins, and whether an episode returns to its original model. */
 class RevertRuleTest {

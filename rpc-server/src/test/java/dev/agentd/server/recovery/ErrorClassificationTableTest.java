@@ -1,18 +1,16 @@
 package dev.agentd.server.recovery;
 
-import dev.agentd.server.fallback.LimitScope;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.message.Usage;
 import dev.agentd.server.ai.ErrorTypes;
+import dev.agentd.server.recovery.LimitScope;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * FALLBACK.md §3: every error class, from structured facts (status, type or code,

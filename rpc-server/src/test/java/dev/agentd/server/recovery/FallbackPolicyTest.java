@@ -10,8 +10,8 @@ import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.message.Usage;
 import dev.agentd.server.ai.ErrorTypes;
 import dev.agentd.server.compaction.CompactionConfig;
-import dev.agentd.server.fallback.LimitScope;
-import dev.agentd.server.fallback.SwitchReason;
+import dev.agentd.server.recovery.LimitScope;
+import dev.agentd.server.recovery.SwitchReason;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -25,12 +25,12 @@ class FallbackPolicyTest {
     private static final RetryConfig THREE = new RetryConfig(true, 3, 1000, 60_000);
     private static final RecoveryAction FINISH = new RecoveryAction.Finish();
     /** A chain with a usable rung on another provider. */
-    private static final FallbackView RUNG = new FallbackView(true, "p/m", true, true, false);
+    private static final FallbackView RUNG = Views.view(true, "p/m", true, true, false);
     /** A chain whose rungs are all on the current provider. */
-    private static final FallbackView SAME_PROVIDER = new FallbackView(true, "p/m", true, false, false);
+    private static final FallbackView SAME_PROVIDER = Views.view(true, "p/m", true, false, false);
     /** A configured chain with nothing left. */
-    private static final FallbackView SPENT = new FallbackView(true, "p/m", false, false, true);
-    private static final FallbackView DISABLED = new FallbackView(false, "p/m", true, true, false);
+    private static final FallbackView SPENT = Views.view(true, "p/m", false, false, true);
+    private static final FallbackView DISABLED = Views.view(false, "p/m", true, true, false);
 
     static AgentMessage.Assistant error(String text, Integer status, String type, Long retryAfterMs) {
         return new AgentMessage.Assistant(List.of(), "api", "p", "m", Usage.ZERO, StopReason.ERROR, text, 0, status,
@@ -45,13 +45,13 @@ class FallbackPolicyTest {
 
     @Test
     void aFailedHalfOpenProbeSwitchesAfterItsOneRequest() {
-        FallbackView probing = new FallbackView(true, "p/m", true, true, false, true);
+        FallbackView probing = Views.view(true, "p/m", true, true, false, true);
         RecoveryAction action = unwrap(decide(error("503 overloaded", 503, null, null), 0, THREE, probing));
         RecoveryAction.SwitchModel switched = assertInstanceOf(RecoveryAction.SwitchModel.class, action);
         assertEquals(SwitchReason.TRANSIENT, switched.reason());
         assertEquals(1, switched.attempt());
         // with nowhere to go the probe's model keeps its retries
-        FallbackView alone = new FallbackView(true, "p/m", false, false, false, true);
+        FallbackView alone = Views.view(true, "p/m", false, false, false, true);
         assertInstanceOf(RecoveryAction.Retry.class, unwrap(decide(error("503 overloaded", 503, null, null), 0, THREE,
                 alone)));
     }
@@ -155,7 +155,7 @@ class FallbackPolicyTest {
         AgentMessage.Assistant overloaded = error("503 overloaded", 503, null, null);
         RunFacts plain = new RunFacts(overloaded, 3, THREE, false, 200_000);
         for (FallbackView view : List.of(FallbackView.NONE, DISABLED,
-                new FallbackView(true, null, false, false, false))) {
+                Views.view(true, null, false, false, false))) {
             assertEquals(POLICY.decide(plain), decide(overloaded, 3, THREE, view), view.toString());
             assertEquals(POLICY.decide(new RunFacts(overloaded, 1, THREE, false, 200_000)),
                     decide(overloaded, 1, THREE, view));
@@ -177,7 +177,7 @@ class FallbackPolicyTest {
                 int attempt = 0;
                 int rung = 0;
                 while (true) {
-                    FallbackView view = new FallbackView(true, "p/m", rung < rungs, rung < rungs, rung > 0);
+                    FallbackView view = Views.view(true, "p/m", rung < rungs, rung < rungs, rung > 0);
                     RecoveryAction action = decide(error("503 overloaded", 503, null, null), attempt, config, view);
                     if (action instanceof RecoveryAction.SwitchModel switched) {
                         switches++;

@@ -6,7 +6,7 @@ import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.message.Usage;
 import dev.agentd.server.compaction.CompactionConfig;
-import dev.agentd.server.fallback.SwitchReason;
+import dev.agentd.server.recovery.SwitchReason;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -22,8 +22,8 @@ class RateLimitPolicyTest {
     private static final RecoveryPolicy POLICY = new RecoveryPolicy();
     private static final RetryConfig CONFIG = new RetryConfig(true, 3, 10, 500);
     private static final HintTiers.Limits LIMITS = new HintTiers.Limits(100, 1000);
-    private static final FallbackView RUNG = new FallbackView(true, "p/m", true, true, false);
-    private static final FallbackView SPENT = new FallbackView(true, "p/m", false, false, true);
+    private static final FallbackView RUNG = Views.view(true, "p/m", true, true, false);
+    private static final FallbackView SPENT = Views.view(true, "p/m", false, false, true);
     private static final RecoveryAction FINISH = new RecoveryAction.Finish();
     private static final String RATE = "429 rate_limit_error";
     private static final Classification RATE_LIMITED = Classification.of(ErrorClass.RATE_LIMITED);
@@ -46,7 +46,7 @@ class RateLimitPolicyTest {
 
     private static RecoveryAction switched(int attempt, Long cooldown, boolean probeBack) {
         return new RecoveryAction.SwitchModel(SwitchReason.TRANSIENT, RATE_LIMITED, null, attempt, RATE, cooldown,
-                probeBack);
+                probeBack, Views.RUNG);
     }
 
     private static RateLimitWait halfUsed(long deadline, long cumulative) {

@@ -22,8 +22,8 @@ class RecoveryActionTest {
             new RecoveryAction.Compact(RecoveryAction.Compact.OVERFLOW),
             new RecoveryAction.CompactionFailed("e"),
             new RecoveryAction.GiveUp(0, "e", new RecoveryAction.Finish()),
-            new RecoveryAction.SwitchModel(dev.agentd.server.fallback.SwitchReason.TRANSIENT,
-                    Classification.of(ErrorClass.TRANSIENT), null, 1, "e", null),
+            new RecoveryAction.SwitchModel(SwitchReason.TRANSIENT,
+                    Classification.of(ErrorClass.TRANSIENT), null, 1, "e", null, false, Views.RUNG),
             new RecoveryAction.FallbackExhausted("k", "e", new RecoveryAction.Finish()));
 
     /** Answers the simple name of the record type its method is declared for. */

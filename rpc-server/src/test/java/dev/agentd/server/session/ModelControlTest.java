@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.model.ThinkingLevel;
+import dev.agentd.server.ai.ModelChoice;
 import dev.agentd.server.ai.ModelRegistry;
 import dev.agentd.server.ai.ProviderRegistry;
 import dev.agentd.server.ai.ThinkingSupport;
@@ -76,8 +77,8 @@ class ModelControlTest {
                 levels.add(level);
             }
         };
-        models = new ModelControl(context, new SessionDefaults(settings), observer, FauxModels.FAUX_1,
-                initialThinking);
+        models = new ModelControl(context, new SessionDefaults(settings), FauxModels.FAUX_1, initialThinking);
+        models.addObserver(observer);
         published.add(models.choice());
         return models;
     }

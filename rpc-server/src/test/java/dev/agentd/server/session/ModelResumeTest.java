@@ -9,6 +9,7 @@ import dev.agentd.protocol.command.FauxStep;
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.model.ThinkingLevel;
+import dev.agentd.server.ai.ModelChoice;
 import dev.agentd.server.ai.faux.FauxModels;
 import dev.agentd.server.session.ModelControl.Source;
 import dev.agentd.server.sessions.SessionFile;

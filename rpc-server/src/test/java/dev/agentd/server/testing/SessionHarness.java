@@ -14,16 +14,18 @@ import dev.agentd.server.ai.ProviderRegistry;
 import dev.agentd.server.ai.faux.FauxModels;
 import dev.agentd.server.ai.faux.FauxProvider;
 import dev.agentd.server.ai.faux.FauxScript;
+import dev.agentd.server.ai.http.ProviderTimeouts;
 import dev.agentd.server.auth.AuthStore;
 import dev.agentd.server.auth.SecretResolver;
 import dev.agentd.server.config.SettingsStore;
 import dev.agentd.server.fallback.FallbackLog;
+import dev.agentd.server.fallback.control.FallbackServices;
 import dev.agentd.server.session.AgentSession;
-import dev.agentd.server.session.FallbackServices;
 import dev.agentd.server.session.SessionContext;
 import dev.agentd.server.sessions.SessionFile;
 import dev.agentd.server.sessions.SessionPaths;
 import dev.agentd.server.state.MemoryState;
+import dev.agentd.server.state.SharedState;
 import dev.agentd.server.tools.Tool;
 import dev.agentd.server.tools.ToolRegistry;
 import java.nio.file.Path;
@@ -36,6 +38,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /**
  * An in-process session on fake time with the faux provider (and any test providers), recording
@@ -70,7 +73,8 @@ public final class SessionHarness implements AutoCloseable {
                 : SessionFile.create(paths == null ? null : paths.newFile(builder.dir, scheduler.now()),
                         builder.dir.toString(), null, scheduler::now);
         this.session = new AgentSession(context, file, builder.initialModel, ThinkingLevel.OFF, builder.updateMode,
-                new FallbackServices(false, FallbackLog.NONE, state));
+                new FallbackServices(false, FallbackLog.NONE, builder.storeView.apply(state),
+                        ProviderTimeouts.DEFAULTS::streamStartMs));
         session.subscribe(events::add);
     }
 
@@ -92,6 +96,7 @@ public final class SessionHarness implements AutoCloseable {
         private UpdateMode updateMode = UpdateMode.DELTA;
         private boolean persistent;
         private SessionFile sessionFile;
+        private UnaryOperator<SharedState> storeView = UnaryOperator.identity();
 
         private Builder(Path dir) {
             this.dir = dir;
@@ -133,6 +138,12 @@ public final class SessionHarness implements AutoCloseable {
 
         public Builder updateMode(UpdateMode mode) {
             updateMode = mode;
+            return this;
+        }
+
+        /** The shared state as the session sees it: a wrapper around {@link #state} (hooks, a slow store). */
+        public Builder storeView(UnaryOperator<SharedState> view) {
+            storeView = view;
             return this;
         }
 

@@ -1,6 +1,7 @@
-package dev.agentd.server.recovery;
+package dev.agentd.server.fallback.control;
 
 import dev.agentd.server.fallback.CooldownCause;
+import dev.agentd.server.recovery.Classification;
 import java.util.Locale;
 
 /**
@@ -8,11 +9,11 @@ import java.util.Locale;
  * then the message text for transients. Plain substring checks on a bounded, lower-cased copy of
  * the text, so untrusted provider text costs linear time.
  */
-public final class CooldownCauses {
+public final class CooldownRules {
     /** Provider messages can be long; the cause is always named near the start. */
     private static final int SCAN_CHARS = 4096;
 
-    private CooldownCauses() {}
+    private CooldownRules() {}
 
     public static CooldownCause of(Classification classification, String errorMessage) {
         String text = errorMessage == null ? ""

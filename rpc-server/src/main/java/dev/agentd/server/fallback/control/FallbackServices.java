@@ -1,4 +1,4 @@
-package dev.agentd.server.session;
+package dev.agentd.server.fallback.control;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.server.ai.ModelRegistry;
@@ -7,38 +7,28 @@ import dev.agentd.server.fallback.Catalog;
 import dev.agentd.server.fallback.Chains;
 import dev.agentd.server.fallback.FallbackLog;
 import dev.agentd.server.fallback.FallbackSettings;
-import dev.agentd.server.state.MemoryState;
 import dev.agentd.server.state.SharedState;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 
 /**
- * What the process decides once for model fallback (FALLBACK §1, §6, §7): whether the run disables
- * switching ({@code --no-model-fallback}, {@code AGENTD_NO_FALLBACK=1}), where the debug log goes,
- * and the shared state (circuit breakers, credential blocks) of the agent directory, one per
- * process and handed to every session.
+ * What the process decides once for model fallback (FALLBACK §1, §6, §7), handed to every session:
+ * whether the run disables switching ({@code --no-model-fallback}, {@code AGENTD_NO_FALLBACK=1}),
+ * where the debug log goes, the shared state (circuit breakers, credential blocks) of the agent
+ * directory, and how long a circuit's probe lease lasts.
+ *
+ * @param probeLeaseMs the lease of a half-open probe: a probe that never answers is given up after
+ *     the provider's stream-start timeout, and so is its lease (read by the provider settings, once)
  */
-public record FallbackServices(boolean disabledForRun, FallbackLog log, SharedState state) {
-    /**
-     * Fallback as configured, no debug log, circuits in one process-local store on the machine's
-     * clock that every user of this constant shares (tests and embedders wanting their own: {@link #local}).
-     */
-    public static final FallbackServices DEFAULTS = new FallbackServices(false, FallbackLog.NONE);
+public record FallbackServices(boolean disabledForRun, FallbackLog log, SharedState state, LongSupplier probeLeaseMs) {
 
     public FallbackServices {
         log = log == null ? FallbackLog.NONE : log;
-        state = state == null ? MemoryState.system() : state;
-    }
-
-    /** With a process-local state of its own. */
-    public FallbackServices(boolean disabledForRun, FallbackLog log) {
-        this(disabledForRun, log, MemoryState.system());
-    }
-
-    /** Fallback as configured, no debug log, a state of its own on {@code epochClock}. */
-    public static FallbackServices local(java.util.function.LongSupplier epochClock) {
-        return new FallbackServices(false, FallbackLog.NONE, new MemoryState(epochClock));
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(probeLeaseMs, "probeLeaseMs");
     }
 
     /** The settings in force now, with this run's switch applied. */

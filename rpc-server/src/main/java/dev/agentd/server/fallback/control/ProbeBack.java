@@ -1,4 +1,4 @@
-package dev.agentd.server.session;
+package dev.agentd.server.fallback.control;
 
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.model.Model;
@@ -28,7 +28,7 @@ final class ProbeBack implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProbeBack.class);
 
     /** One probe of {@code model}: empty when it answered, else why not. Runs on the worker. */
-    interface Probe {
+    public interface Probe {
         Optional<String> run(Model model, CancellationToken cancel);
     }
 
@@ -135,27 +135,45 @@ final class ProbeBack implements AutoCloseable {
         long monotonic = scheduler.monotonicMs();
         long wall = scheduler.now();
         List<Runnable> work = new ArrayList<>();
-        for (ProbePlan.Effect effect : step.effects()) {
-            if (effect instanceof ProbePlan.Effect.Abort) {
+        ProbePlan.Effect.Handler<Void> handler = new ProbePlan.Effect.Handler<>() {
+            @Override
+            public Void announce(ProbePlan.Effect.Announce announce) {
+                // atMs leaves the process: the wall-clock time of the monotonic due time
+                long atMs = wall + (announce.atMs() - monotonic);
+                work.add(() -> emit.accept(new AgentEvent.RetryProbeScheduled(selector, atMs, announce.probeIndex())));
+                return null;
+            }
+
+            @Override
+            public Void launch(ProbePlan.Effect.Launch launch) {
+                CancellationToken token = new CancellationToken();
+                running = token;
+                work.add(() -> runProbe(model, launch.probeIndex(), generation, token));
+                return null;
+            }
+
+            @Override
+            public Void abort(ProbePlan.Effect.Abort abort) {
                 if (running != null) {
                     running.cancel();
                     running = null;
                 }
-            } else if (effect instanceof ProbePlan.Effect.Announce announce) {
-                // atMs leaves the process: the wall-clock time of the monotonic due time
-                long atMs = wall + (announce.atMs() - monotonic);
-                work.add(() -> emit.accept(new AgentEvent.RetryProbeScheduled(selector, atMs, announce.probeIndex())));
-            } else if (effect instanceof ProbePlan.Effect.Launch launch) {
-                CancellationToken token = new CancellationToken();
-                running = token;
-                work.add(() -> runProbe(model, launch.probeIndex(), generation, token));
-            } else if (effect instanceof ProbePlan.Effect.Report report) {
-                work.add(() -> emit.accept(new AgentEvent.RetryProbeResult(selector, report.ok(),
-                        report.errorMessage())));
-            } else if (effect instanceof ProbePlan.Effect.Cleared) {
-                work.add(() -> onCleared.accept(model));
+                return null;
             }
-        }
+
+            @Override
+            public Void report(ProbePlan.Effect.Report report) {
+                work.add(() -> emit.accept(new AgentEvent.RetryProbeResult(selector, report.ok(), report.errorMessage())));
+                return null;
+            }
+
+            @Override
+            public Void cleared(ProbePlan.Effect.Cleared cleared) {
+                work.add(() -> onCleared.accept(model));
+                return null;
+            }
+        };
+        step.effects().forEach(effect -> effect.accept(handler));
         if (work.isEmpty()) {
             return;
         }

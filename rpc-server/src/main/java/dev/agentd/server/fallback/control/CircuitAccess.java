@@ -1,15 +1,13 @@
-package dev.agentd.server.session;
+package dev.agentd.server.fallback.control;
 
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.response.Results;
-import dev.agentd.server.ai.http.ProviderTimeouts;
-import dev.agentd.server.config.Settings;
 import dev.agentd.server.fallback.FallbackLog;
 import dev.agentd.server.fallback.FallbackSettings;
 import dev.agentd.server.fallback.RevertRule;
-import dev.agentd.server.fallback.SwitchReason;
 import dev.agentd.server.recovery.Classification;
 import dev.agentd.server.recovery.ErrorClass;
+import dev.agentd.server.recovery.SwitchReason;
 import dev.agentd.server.runtime.LogText;
 import dev.agentd.server.state.Admission;
 import dev.agentd.server.state.CircuitTimings;
@@ -24,6 +22,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -32,7 +31,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One session's access to the shared circuit breakers (FALLBACK §6): the session's lane
  * ({@code <sessionId>:turn}), the one probe token it may hold, and the rules of when a failure
- * opens a circuit and a success closes it. {@link FallbackControl} asks; this class talks to the
+ * opens a circuit and a success closes it. {@link FallbackSwitch} and {@link TurnBoundary} ask; this class talks to the
  * store, logs and announces. Everything is off when {@code fallback.circuitCooldownMs} is 0.
  * A store that fails never throws here (stores fall back on their own; see {@code SharedState}).
  *
@@ -46,8 +45,8 @@ final class CircuitAccess {
 
     private final Circuits circuits;
     private final Supplier<String> sessionId;
-    private final Supplier<Settings> settings;
     private final Supplier<FallbackSettings> fallbackSettings;
+    private final LongSupplier probeLeaseMs;
     private final FallbackLog log;
     private final Consumer<AgentEvent> emit;
     /** The probe lease this session holds (at most one): the selector and the token. */
@@ -55,12 +54,20 @@ final class CircuitAccess {
 
     private record Held(String selector, ProbeToken token) {}
 
-    CircuitAccess(Circuits circuits, Supplier<String> sessionId, Supplier<Settings> settings,
-            Supplier<FallbackSettings> fallbackSettings, FallbackLog log, Consumer<AgentEvent> emit) {
+    /** The last read of the store, for queries that must not wait for one ({@link #listed}). */
+    private volatile LastRead lastRead = new LastRead(List.of(), 0);
+    private final LongSupplier monotonicMs;
+
+    private record LastRead(List<CircuitView> views, long atMs) {}
+
+    /** @param probeLeaseMs how long a half-open probe's lease lasts (see {@link FallbackServices}) */
+    CircuitAccess(Circuits circuits, Supplier<String> sessionId, Supplier<FallbackSettings> fallbackSettings,
+            LongSupplier probeLeaseMs, LongSupplier monotonicMs, FallbackLog log, Consumer<AgentEvent> emit) {
+        this.monotonicMs = monotonicMs;
         this.circuits = circuits;
         this.sessionId = sessionId;
-        this.settings = settings;
         this.fallbackSettings = fallbackSettings;
+        this.probeLeaseMs = probeLeaseMs;
         this.log = log;
         this.emit = emit;
     }
@@ -76,10 +83,8 @@ final class CircuitAccess {
         if (!fallback.circuitsEnabled()) {
             return Optional.empty();
         }
-        // A probe that never answers is given up after the stream-start timeout; so is its lease.
-        long lease = settings.get().integer("retry.provider.streamStartTimeoutMs",
-                ProviderTimeouts.DEFAULTS.streamStartMs(), 1, ProviderTimeouts.MAX_MS);
-        return Optional.of(new CircuitTimings(fallback.circuitCooldownMs(), fallback.circuitMaxCooldownMs(), lease));
+        return Optional.of(new CircuitTimings(fallback.circuitCooldownMs(), fallback.circuitMaxCooldownMs(),
+                probeLeaseMs.getAsLong()));
     }
 
     boolean enabled() {
@@ -88,8 +93,10 @@ final class CircuitAccess {
 
     private Map<String, CircuitView> snapshot() {
         Optional<CircuitTimings> timings = timings();
+        List<CircuitView> read = timings.map(circuits::list).orElse(List.of());
+        lastRead = new LastRead(List.copyOf(read), monotonicMs.getAsLong());
         Map<String, CircuitView> views = new LinkedHashMap<>();
-        timings.ifPresent(t -> circuits.list(t).forEach(view -> views.put(lower(view.selector()), view)));
+        read.forEach(view -> views.put(lower(view.selector()), view));
         return views;
     }
 
@@ -226,10 +233,24 @@ final class CircuitAccess {
         }
     }
 
-    /** {@code get_fallback_state.circuits}. */
+    /** Reads the store again, so the next {@link #listed} is current. Off the command reader. */
+    void refresh() {
+        snapshot();
+    }
+
+    /**
+     * {@code get_fallback_state.circuits}: the last read, never a store call (the command reader
+     * answers it). Empty when circuits are off.
+     */
     List<Results.FallbackCircuit> listed() {
-        return snapshot().values().stream().map(view -> new Results.FallbackCircuit(view.selector(),
-                view.state() == CircuitView.State.OPEN ? "open" : "half-open", view.remainingMs())).toList();
+        if (!enabled()) {
+            return List.of();
+        }
+        LastRead read = lastRead;
+        long elapsed = Math.max(0, monotonicMs.getAsLong() - read.atMs());
+        return read.views().stream().map(view -> new Results.FallbackCircuit(view.selector(),
+                view.state() == CircuitView.State.OPEN ? "open" : "half-open",
+                Math.max(0, view.remainingMs() - elapsed))).toList();
     }
 
     private static String lower(String text) {

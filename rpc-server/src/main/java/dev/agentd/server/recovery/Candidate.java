@@ -1,4 +1,4 @@
-package dev.agentd.server.fallback;
+package dev.agentd.server.recovery;
 
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;

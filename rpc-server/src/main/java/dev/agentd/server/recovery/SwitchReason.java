@@ -1,4 +1,4 @@
-package dev.agentd.server.fallback;
+package dev.agentd.server.recovery;
 
 /** Why a session switched to a fallback (the {@code reason} of {@code retry_fallback_applied}). */
 public enum SwitchReason {

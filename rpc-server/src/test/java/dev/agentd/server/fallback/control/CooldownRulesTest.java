@@ -1,19 +1,21 @@
-package dev.agentd.server.recovery;
+package dev.agentd.server.fallback.control;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.agentd.server.fallback.CooldownCause;
-import dev.agentd.server.fallback.LimitScope;
+import dev.agentd.server.recovery.Classification;
+import dev.agentd.server.recovery.ErrorClass;
+import dev.agentd.server.recovery.LimitScope;
 import java.util.Random;
 import java.util.random.RandomGenerator;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /** FALLBACK §5.4: which cooldown a failure earns, and how long it lasts without a hint. */
-class CooldownCausesTest {
+class CooldownRulesTest {
 
     @ParameterizedTest(name = "{0} \"{1}\" → {2}")
     @CsvSource({
@@ -31,20 +33,20 @@ class CooldownCausesTest {
         "HARD, invalid request, OTHER",
     })
     void causeOfAFailure(ErrorClass errorClass, String message, CooldownCause expected) {
-        assertEquals(expected, CooldownCauses.of(Classification.of(errorClass), message));
+        assertEquals(expected, CooldownRules.of(Classification.of(errorClass), message));
     }
 
     @Test
     void aNamedLimitOnAnyClassIsTheLongCooldown() {
-        assertEquals(CooldownCause.USAGE_BILLING_QUOTA, CooldownCauses.of(
+        assertEquals(CooldownCause.USAGE_BILLING_QUOTA, CooldownRules.of(
                 new Classification(ErrorClass.CREDENTIAL_REJECTED, LimitScope.ACCOUNT), "401 session limit"));
     }
 
     @Test
     void aFiveInsideALongerNumberIsNoServerStatus() {
-        assertTrue(CooldownCauses.hasServerStatus("http 503"));
-        assertFalse(CooldownCauses.hasServerStatus("req_5031234 failed"));
-        assertFalse(CooldownCauses.hasServerStatus("429"));
+        assertTrue(CooldownRules.hasServerStatus("http 503"));
+        assertFalse(CooldownRules.hasServerStatus("req_5031234 failed"));
+        assertFalse(CooldownRules.hasServerStatus("429"));
     }
 
     @Test

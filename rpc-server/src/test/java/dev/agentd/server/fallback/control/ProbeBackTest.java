@@ -1,4 +1,4 @@
-package dev.agentd.server.session;
+package dev.agentd.server.fallback.control;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

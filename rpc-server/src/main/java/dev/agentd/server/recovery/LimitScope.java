@@ -1,4 +1,4 @@
-package dev.agentd.server.fallback;
+package dev.agentd.server.recovery;
 
 /** What a usage limit covers (the {@code limit} of {@code retry_fallback_applied}). */
 public enum LimitScope {

@@ -1,4 +1,4 @@
-package dev.agentd.server.session;
+package dev.agentd.server.ai;
 
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
@@ -13,11 +13,11 @@ import dev.agentd.server.ai.ThinkingSupport;
  */
 public record ModelChoice(Model model, ThinkingLevel preferred, ThinkingLevel effective) {
 
-    static ModelChoice of(Model model, ThinkingLevel preferred) {
+    public static ModelChoice of(Model model, ThinkingLevel preferred) {
         return new ModelChoice(model, preferred, ThinkingSupport.clamp(model, preferred));
     }
 
-    ModelChoice withPreferred(ThinkingLevel level) {
+    public ModelChoice withPreferred(ThinkingLevel level) {
         return of(model, level);
     }
 }

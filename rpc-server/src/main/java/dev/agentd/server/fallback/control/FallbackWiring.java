@@ -1,0 +1,27 @@
+package dev.agentd.server.fallback.control;
+
+import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.server.ai.ModelRegistry;
+import dev.agentd.server.config.Settings;
+import dev.agentd.server.runtime.Scheduler;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+
+/**
+ * What a session hands its model fallback when it is built: nothing of the session itself, only
+ * time, settings, randomness, the catalog, the event sink and two ways to act.
+ *
+ * @param settings the settings in force now (re-read at every decision)
+ * @param random the jitter of cooldowns; thread-safe
+ * @param emit publishes an event on the session's stream
+ * @param probe sends one probe request to a demoted model (FALLBACK §5.5)
+ * @param sessionId names this session's circuit leases
+ * @param storeWork runs shared-store work that must not block the caller (a user's model change
+ *     arrives on the command reader), in order with the session's runs: the session's run thread
+ * @param services the process's fallback switches, debug log and shared state
+ */
+public record FallbackWiring(Scheduler scheduler, Supplier<Settings> settings, RandomGenerator random,
+        ModelRegistry models, Consumer<AgentEvent> emit, ProbeBack.Probe probe, Supplier<String> sessionId,
+        Executor storeWork, FallbackServices services) {}
