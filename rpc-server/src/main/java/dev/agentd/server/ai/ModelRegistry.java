@@ -2,10 +2,12 @@ package dev.agentd.server.ai;
 
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Every model agentd knows (built-in catalog, models.json, faux), in a stable order, and the extra
@@ -13,6 +15,8 @@ import java.util.Optional;
  */
 public final class ModelRegistry {
     private final List<Model> models;
+    /** {@code provider/id}, lower-cased → the first model so named: the one index of known models. */
+    private final Map<String, Model> index;
     private final Function<Model, Map<String, String>> headers;
     private final boolean listsEmbedded;
 
@@ -26,6 +30,11 @@ public final class ModelRegistry {
 
     private ModelRegistry(List<Model> models, Function<Model, Map<String, String>> headers, boolean listsEmbedded) {
         this.models = List.copyOf(models);
+        Map<String, Model> byName = new HashMap<>();
+        for (Model model : this.models) {
+            byName.putIfAbsent(key(model.provider(), model.id()), model);
+        }
+        this.index = Map.copyOf(byName);
         this.headers = headers;
         this.listsEmbedded = listsEmbedded;
     }
@@ -53,10 +62,24 @@ public final class ModelRegistry {
         return models;
     }
 
+    /** The model named exactly {@code provider/id}. */
     public Optional<Model> find(String provider, String id) {
-        return models.stream()
-                .filter(model -> model.provider().equals(provider) && model.id().equals(id))
-                .findFirst();
+        Model indexed = index.get(key(provider, id));
+        if (indexed != null && indexed.provider().equals(provider) && indexed.id().equals(id)) {
+            return Optional.of(indexed);
+        }
+        // Two models whose names differ only in case: the index holds the first.
+        return indexed == null ? Optional.empty() : models.stream()
+                .filter(model -> model.provider().equals(provider) && model.id().equals(id)).findFirst();
+    }
+
+    /** The first model named {@code provider/id}, compared case-insensitively (chain selectors). */
+    public Optional<Model> findIgnoringCase(String provider, String id) {
+        return Optional.ofNullable(index.get(key(provider, id)));
+    }
+
+    private static String key(String provider, String id) {
+        return (provider + "/" + id).toLowerCase(Locale.ROOT);
     }
 
     /** A model and the thinking level written after it, if any. */

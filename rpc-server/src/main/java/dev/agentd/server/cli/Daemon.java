@@ -7,6 +7,7 @@ import dev.agentd.protocol.jsonl.JsonlReader;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.server.acp.AcpMode;
+import dev.agentd.server.ai.ModelAvailability;
 import dev.agentd.server.ai.ModelRegistry;
 import dev.agentd.server.ai.Provider;
 import dev.agentd.server.ai.ProviderRegistry;
@@ -331,9 +332,10 @@ public final class Daemon {
             warnings.add(warning);
 
         }
+        ModelAvailability availability = new ModelAvailability(models, providers, auth::hasCredential,
+                auth::missingKeyMessage);
         for (Model model : models.all()) {
-            boolean needsKey = providers.forModel(model).map(p -> p.requiresCredential()).orElse(true);
-            if (needsKey && auth.hasCredential(model.provider())) {
+            if (availability.needsCredential(model) && availability.usable(model)) {
                 return new ModelRegistry.Selection(model, null);
             }
         }

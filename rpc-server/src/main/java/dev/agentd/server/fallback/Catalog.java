@@ -4,46 +4,38 @@ import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.server.ai.ModelRegistry;
 import dev.agentd.server.ai.ThinkingSupport;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * The known models as fallback sees them: case-insensitive {@code provider/id} lookup in constant
- * time (a candidate scan looks up every rung), and qualified-selector resolution. Immutable; build
- * one per model registry and reuse it (the chain memo compares catalogs by their model lists).
+ * time through the registry's own index (a candidate scan looks up every rung), and
+ * qualified-selector resolution. Immutable; build one per model registry and reuse it (the chain
+ * memo compares catalogs by their model lists).
  */
 public final class Catalog {
-    private final List<Model> models;
-    private final Map<String, Model> bySelector;
+    private final ModelRegistry registry;
     private final List<String> providers;
 
-    private Catalog(List<Model> models) {
-        this.models = List.copyOf(models);
-        Map<String, Model> index = new HashMap<>();
+    private Catalog(ModelRegistry registry) {
+        this.registry = registry;
         Set<String> names = new LinkedHashSet<>();
-        for (Model model : this.models) {
-            index.putIfAbsent(key(model.provider(), model.id()), model);
-            names.add(model.provider());
-        }
-        this.bySelector = Map.copyOf(index);
+        registry.all().forEach(model -> names.add(model.provider()));
         this.providers = List.copyOf(names);
     }
 
     public static Catalog of(List<Model> models) {
-        return new Catalog(models);
+        return new Catalog(new ModelRegistry(models));
     }
 
     public static Catalog of(ModelRegistry registry) {
-        return new Catalog(registry.all());
+        return new Catalog(registry);
     }
 
     public List<Model> models() {
-        return models;
+        return registry.all();
     }
 
     /** Provider names in catalog order. */
@@ -53,7 +45,7 @@ public final class Catalog {
 
     /** The model named {@code provider/id}, compared case-insensitively. */
     public Optional<Model> find(String provider, String id) {
-        return Optional.ofNullable(bySelector.get(key(provider, id)));
+        return registry.findIgnoringCase(provider, id);
     }
 
     /** A model and the thinking level its selector asked for (not yet checked against the model). */
@@ -94,9 +86,5 @@ public final class Catalog {
     /** Whether {@code model} accepts {@code level} ({@link ThinkingSupport#levels}). */
     public static boolean supports(Model model, ThinkingLevel level) {
         return ThinkingSupport.levels(model).contains(level);
-    }
-
-    private static String key(String provider, String id) {
-        return (provider + "/" + id).toLowerCase(Locale.ROOT);
     }
 }

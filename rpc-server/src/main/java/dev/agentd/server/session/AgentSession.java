@@ -88,7 +88,7 @@ public final class AgentSession implements AutoCloseable {
         this.models = new ModelControl(context, defaults, initialModel, initialThinking);
         this.calls = new ProviderCalls(context, models, this::sessionId);
         this.fallback = SessionFallback.create(new FallbackWiring(context.scheduler(), context.settings()::current,
-                context.random(), context.models(), bus::publish, calls::probe, this::sessionId, runThread,
+                context.random(), context.models(), context.availability(), bus::publish, calls::probe, this::sessionId, runThread,
                 fallbackServices), models, context.settings(), context::persist);
         // The recorder first: a switch is journalled and announced before fallback reacts to it.
         models.addObserver(new ModelChangeRecorder(journal, bus));

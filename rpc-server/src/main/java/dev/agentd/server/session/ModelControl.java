@@ -3,6 +3,7 @@ package dev.agentd.server.session;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.protocol.response.Results;
+import dev.agentd.server.ai.ModelAvailability;
 import dev.agentd.server.ai.ModelChoice;
 import dev.agentd.server.ai.ModelRegistry;
 import dev.agentd.server.ai.ThinkingSupport;
@@ -119,13 +120,12 @@ public final class ModelControl implements ModelSeat {
     }
 
     private boolean needsCredential(Model candidate) {
-        return context.providers().forModel(candidate).map(p -> p.requiresCredential()).orElse(true);
+        return context.availability().needsCredential(candidate);
     }
 
-    @Override
+    /** Whether {@code candidate} can be called now ({@link ModelAvailability}). */
     public boolean usable(Model candidate) {
-        boolean needsKey = context.providers().forModel(candidate).map(p -> p.requiresCredential()).orElse(true);
-        return !needsKey || context.auth().hasCredential(candidate.provider());
+        return context.availability().usable(candidate);
     }
 
     /** @throws IllegalArgumentException {@code Model not found: provider/id} */

@@ -6,6 +6,7 @@ import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.message.Usage;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
+import dev.agentd.server.ai.ModelAvailability;
 import dev.agentd.server.ai.ModelChoice;
 import dev.agentd.server.ai.Provider;
 import dev.agentd.server.ai.StreamListener;
@@ -39,15 +40,7 @@ final class ProviderCalls {
 
     /** Why the current model cannot be called at all (checked before a prompt's run starts). */
     Optional<String> credentialProblem() {
-        Model model = models.current();
-        Optional<Provider> provider = context.providers().forModel(model);
-        if (provider.isEmpty()) {
-            return Optional.of(noProvider(model));
-        }
-        if (provider.get().requiresCredential() && !context.auth().hasCredential(model.provider())) {
-            return Optional.of(noKey(model));
-        }
-        return Optional.empty();
+        return context.availability().check(models.current()).map(ModelAvailability.Unavailable::message);
     }
 
     AgentMessage.Assistant stream(List<AgentMessage> messages, StreamListener listener, CancellationToken cancel) {
@@ -84,7 +77,9 @@ final class ProviderCalls {
         Model model = choice.model();
         Optional<Provider> provider = context.providers().forModel(model);
         if (provider.isEmpty()) {
-            return failure(model, noProvider(model));
+            // the preflight asked ModelAvailability; a probe or a summary may name another model
+            return failure(model, context.availability().check(model).map(ModelAvailability.Unavailable::message)
+                    .orElse("No API provider registered for api: " + model.api()));
         }
         String key = null;
         if (provider.get().requiresCredential()) {
@@ -116,11 +111,4 @@ final class ProviderCalls {
                 StopReason.ERROR, message, context.scheduler().now());
     }
 
-    private static String noProvider(Model model) {
-        return "No API provider registered for api: " + model.api();
-    }
-
-    private String noKey(Model model) {
-        return context.auth().missingKeyMessage(model.provider());
-    }
 }

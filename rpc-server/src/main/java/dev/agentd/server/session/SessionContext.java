@@ -2,13 +2,14 @@ package dev.agentd.server.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.json.Json;
+import dev.agentd.server.ai.ModelAvailability;
 import dev.agentd.server.ai.ModelRegistry;
 import dev.agentd.server.ai.ProviderRegistry;
 import dev.agentd.server.auth.AuthStore;
 import dev.agentd.server.config.SettingsStore;
 import dev.agentd.server.runtime.Scheduler;
-import dev.agentd.server.tools.ToolRegistry;
 import dev.agentd.server.sessions.SessionPaths;
+import dev.agentd.server.tools.ToolRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Random;
@@ -53,6 +54,11 @@ public record SessionContext(
             SessionPaths sessionPaths) {
         this(models, providers, auth, settings, scheduler, tools, systemPrompt, cwd, sessionPaths,
                 new Random(FIXED_SEED));
+    }
+
+    /** Whether a model can be called now, and why not (one answer for every asker). */
+    public ModelAvailability availability() {
+        return new ModelAvailability(models, providers, auth::hasCredential, auth::missingKeyMessage);
     }
 
     public void persist(String key, Object value, boolean toFile) {

@@ -142,7 +142,7 @@ public final class FallbackSwitch {
 
     /** A tier-2 switch: probe the episode's original back within the hint (skipped when it cannot be called). */
     private void armProbeBack(Model original, long hintMs) {
-        if (rungs.catalog.find(original.provider(), original.id()).isEmpty() || !rungs.seat.usable(original)) {
+        if (!rungs.usable(original)) {
             return;
         }
         probes.arm(original, hintMs);

@@ -1,6 +1,7 @@
 package dev.agentd.server.fallback.control;
 
 import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.server.ai.ModelAvailability;
 import dev.agentd.server.ai.ModelRegistry;
 import dev.agentd.server.config.Settings;
 import dev.agentd.server.runtime.Scheduler;
@@ -14,6 +15,7 @@ import java.util.random.RandomGenerator;
  * time, settings, randomness, the catalog, the event sink and two ways to act.
  *
  * @param settings the settings in force now (re-read at every decision)
+ * @param availability whether a rung, an original or a probed model can be called now
  * @param random the jitter of cooldowns; thread-safe
  * @param emit publishes an event on the session's stream
  * @param probe sends one probe request to a demoted model (FALLBACK §5.5)
@@ -23,5 +25,5 @@ import java.util.random.RandomGenerator;
  * @param services the process's fallback switches, debug log and shared state
  */
 public record FallbackWiring(Scheduler scheduler, Supplier<Settings> settings, RandomGenerator random,
-        ModelRegistry models, Consumer<AgentEvent> emit, ProbeBack.Probe probe, Supplier<String> sessionId,
+        ModelRegistry models, ModelAvailability availability, Consumer<AgentEvent> emit, ProbeBack.Probe probe, Supplier<String> sessionId,
         Executor storeWork, FallbackServices services) {}

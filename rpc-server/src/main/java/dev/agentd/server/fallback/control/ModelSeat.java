@@ -14,9 +14,6 @@ public interface ModelSeat {
     /** The model and thinking level in force, as one snapshot. */
     ModelChoice choice();
 
-    /** Whether {@code model} can be called now (known, and its provider has a credential or needs none). */
-    boolean usable(Model model);
-
     /** Switches to {@code to} at {@code level} as a fallback of {@code original}. */
     void switchForFallback(Model to, ThinkingLevel level, Model original);
 

@@ -88,10 +88,14 @@ final class Rungs {
         return CandidateScan.scan(key, chains.candidatesAfter(key, current), catalog, view);
     }
 
-    /** A provider with a credential (or none needed): asked of its first catalog model. */
+    /** A provider with a credential (or none needed). */
     boolean hasCredential(String provider) {
-        return catalog.models().stream().filter(model -> model.provider().equals(provider)).findFirst()
-                .map(seat::usable).orElse(false);
+        return wiring.availability().providerUsable(provider);
+    }
+
+    /** Whether {@code model} can be called now. */
+    boolean usable(Model model) {
+        return wiring.availability().usable(model);
     }
 
     /**

@@ -72,8 +72,7 @@ public final class TurnBoundary {
         long now = rungs.now();
         Model current = rungs.seat.choice().model();
         Model original = episode.original();
-        boolean originalUsable = rungs.catalog.find(original.provider(), original.id()).isPresent()
-                && rungs.seat.usable(original) && !rungs.health.unusable(original, now);
+        boolean originalUsable = rungs.usable(original) && !rungs.health.unusable(original, now);
         long coolingUntil = now + rungs.health.coolingMs(original.selector(), now);
         RevertRule.Facts facts = new RevertRule.Facts(true, episode.pins(), originalUsable,
                 rungs.health.unusable(current, now), coolingUntil == now ? 0 : coolingUntil,
