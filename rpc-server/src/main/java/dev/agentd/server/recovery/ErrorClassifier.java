@@ -104,7 +104,9 @@ public final class ErrorClassifier {
         String text = lower(TextBounds.cut(message.errorMessage(), TextBounds.MAX_ERROR_MESSAGE_CHARS));
         LimitScope scope = matches(USAGE_LIMIT, type) || matches(USAGE_LIMIT, text)
                 ? (matches(MODEL_SCOPED, text) ? LimitScope.MODEL : LimitScope.ACCOUNT) : null;
-        return new Classification(errorClass(message, contextWindow, type, text, scope), scope);
+        ErrorClass errorClass = errorClass(message, contextWindow, type, text, scope);
+        return new Classification(errorClass, scope, errorClass == ErrorClass.TRANSIENT
+                ? TransientKind.of(message.errorStatus(), type, text) : TransientKind.OTHER);
     }
 
     private static String lower(String text) {
@@ -192,22 +194,6 @@ public final class ErrorClassifier {
     private static String leadingStatus(String text) {
         var matcher = FINAL_STATUS_PREFIX.matcher(text);
         return matcher.find() ? matcher.group(1) : null;
-    }
-
-    /** True when the reply failed transiently and a same-model retry may succeed (SPEC §5.2). */
-    public static boolean isRetryable(AgentMessage.Assistant message, long contextWindow) {
-        return classify(message, contextWindow).errorClass().retriedOnSameModel();
-    }
-
-    /** Billing, quota or spend exhaustion (by error type/code or text). */
-    public static boolean isExhausted(AgentMessage.Assistant message) {
-        ErrorClass errorClass = classify(message, 0).errorClass();
-        return errorClass == ErrorClass.BILLING || errorClass == ErrorClass.QUOTA;
-    }
-
-    /** A usage-limit error: the account's plan window is spent; another credential may still work. */
-    public static boolean isUsageLimit(AgentMessage.Assistant message) {
-        return classify(message, 0).scope() != null;
     }
 
     private static boolean matches(Phrases phrases, String text) {

@@ -43,7 +43,21 @@ import dev.agentd.server.compaction.CompactionConfig;
  */
 public final class RecoveryPolicy {
 
+    /**
+     * The one classification of a run's end (review W4): the decision, the fallback switch, the
+     * cooldown rules and ACP's {@code errorKind} all read this value; none classifies again.
+     */
+    public Classification classify(RunFacts facts) {
+        AgentMessage.Assistant last = facts.lastAssistant();
+        return last == null ? Classification.of(ErrorClass.NONE) : ErrorClassifier.classify(last, facts.contextWindow());
+    }
+
     public RecoveryAction decide(RunFacts facts) {
+        return decide(facts, classify(facts));
+    }
+
+    /** @param classification {@link #classify}'s answer for these facts */
+    public RecoveryAction decide(RunFacts facts, Classification classification) {
         AgentMessage.Assistant last = facts.lastAssistant();
         RecoveryAction afterRetry = compactionCheck(facts);
         if (last == null || last.stopReason() != StopReason.ERROR) {
@@ -51,8 +65,6 @@ public final class RecoveryPolicy {
         }
         String error = last.errorMessage() == null || last.errorMessage().isBlank() ? "Unknown error"
                 : last.errorMessage();
-        // One classification per decision; model fallback reads the same class to pick its action.
-        Classification classification = ErrorClassifier.classify(last, facts.contextWindow());
         ErrorClass errorClass = classification.errorClass();
         RetryConfig config = facts.config();
         RecoveryAction noRetry = facts.chainAttempt() > 0

@@ -22,6 +22,7 @@ import dev.agentd.server.fallback.control.FallbackCommands;
 import dev.agentd.server.fallback.control.FallbackServices;
 import dev.agentd.server.fallback.control.FallbackWiring;
 import dev.agentd.server.fallback.control.SessionFallback;
+import dev.agentd.server.recovery.Classification;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.sessions.SessionFile;
 import java.nio.file.Path;
@@ -363,6 +364,15 @@ public final class AgentSession implements AutoCloseable {
                 recovery.compacting(), queues.steeringMode(), queues.followUpMode(), journal.pathText(), sessionId(),
                 journal.file().name().orElse(null), settings.compaction().enabled(), conversation.snapshot().size(),
                 queues.size(), settings.retry().enabled(), control.chainOpen(), attempt).withWarnings(startupWarnings);
+    }
+
+    /**
+     * The classification of the last run's end, as the recovery decision made it: editors report a
+     * failed turn with it ({@code errorKind}) instead of classifying again. Read it when
+     * {@code agent_end} arrives: it is set just before.
+     */
+    public Classification lastRunClassification() {
+        return recovery.lastClassification();
     }
 
     /** The configuration problems found at startup, reported by {@code get_state}; set once by the wiring. */

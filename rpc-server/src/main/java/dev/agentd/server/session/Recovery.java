@@ -12,6 +12,8 @@ import dev.agentd.server.compaction.TokenEstimate;
 import dev.agentd.server.fallback.control.FallbackSwitch;
 import dev.agentd.server.fallback.control.SessionFallback;
 import dev.agentd.server.fallback.control.TurnBoundary;
+import dev.agentd.server.recovery.Classification;
+import dev.agentd.server.recovery.ErrorClass;
 import dev.agentd.server.recovery.OverflowDetector;
 import dev.agentd.server.recovery.RateLimitWait;
 import dev.agentd.server.recovery.RecoveryAction;
@@ -46,6 +48,8 @@ final class Recovery {
     private final FallbackSwitch fallback;
     private final Consumer<CancellationToken> continueRun;
     private volatile boolean compacting;
+    /** The classification of the last run's end, as its decision made it. */
+    private volatile Classification lastClassification = Classification.of(ErrorClass.NONE);
     /** An overflow was compacted since the last user message. */
     private volatile boolean overflowRecoveryAttempted;
 
@@ -66,6 +70,11 @@ final class Recovery {
             boundary.beforeAttempt();
             continueRun.accept(token);
         };
+    }
+
+    /** The classification the last run's end was decided on (NONE before any run ended). */
+    Classification lastClassification() {
+        return lastClassification;
     }
 
     boolean compacting() {
@@ -93,7 +102,9 @@ final class Recovery {
         try {
             RunFacts snapshot = facts.snapshot(outcome.lastAssistant(), control.chainState(),
                     TokenEstimate.contextTokens(conversation.snapshot()), overflowRecoveryAttempted);
-            RecoveryAction action = policy.decide(snapshot);
+            Classification classification = policy.classify(snapshot);
+            lastClassification = classification; // before agent_end: its listeners read it
+            RecoveryAction action = policy.decide(snapshot, classification);
             carrier = new ActionExecutor(snapshot, token, outcome.newMessages(), action.continuesRun());
             action.accept(carrier);
         } catch (Throwable e) {

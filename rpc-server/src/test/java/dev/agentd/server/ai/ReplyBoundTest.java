@@ -73,7 +73,7 @@ class ReplyBoundTest {
         AgentMessage.Assistant reloaded = new AgentMessage.Assistant(failed.content(), failed.api(), failed.provider(),
                 failed.model(), failed.usage(), StopReason.ERROR, failed.errorMessage(), 1L, null,
                 ErrorTypes.REPLY_TOO_LARGE, null, null);
-        assertFalse(ErrorClassifier.isRetryable(reloaded, 200_000), "by its type alone, too");
+        assertFalse(isRetryable(reloaded, 200_000), "by its type alone, too");
     }
 
     @Test
@@ -87,5 +87,10 @@ class ReplyBoundTest {
         AssistantMessageBuilder free = new AssistantMessageBuilder(model(1), 1L, new RecordingListener(false));
         free.textDelta(free.startText(), "y".repeat(1_000_000));
         assertFalse(free.cut());
+    }
+
+    /** A transient failure a same-model retry may cure (SPEC §5.2). */
+    private static boolean isRetryable(AgentMessage.Assistant message, long contextWindow) {
+        return ErrorClassifier.classify(message, contextWindow).errorClass().retriedOnSameModel();
     }
 }

@@ -160,19 +160,20 @@ class ErrorClassificationTableTest {
     @MethodSource({"structured", "textOnly"})
     void classifies(String name, AgentMessage.Assistant message, ErrorClass expected, LimitScope scope) {
         Classification classification = ErrorClassifier.classify(message, WINDOW);
-        assertEquals(new Classification(expected, scope), classification, name);
+        assertEquals(expected, classification.errorClass(), name);
+        assertEquals(scope, classification.scope(), name);
         // the yes/no views agree with the class
-        assertEquals(expected.retriedOnSameModel(), ErrorClassifier.isRetryable(message, WINDOW), name);
+        assertEquals(expected.retriedOnSameModel(), isRetryable(message, WINDOW), name);
         assertEquals(expected == ErrorClass.BILLING || expected == ErrorClass.QUOTA,
-                ErrorClassifier.isExhausted(message), name);
-        assertEquals(scope != null, ErrorClassifier.isUsageLimit(message), name);
+                isExhausted(message), name);
+        assertEquals(scope != null, isUsageLimit(message), name);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("notErrors")
     void repliesThatAreNotErrors(String name, AgentMessage.Assistant message, ErrorClass expected) {
         assertEquals(Classification.of(expected), ErrorClassifier.classify(message, WINDOW), name);
-        assertEquals(false, ErrorClassifier.isRetryable(message, WINDOW));
+        assertEquals(false, isRetryable(message, WINDOW));
     }
 
     static Stream<Arguments> notErrors() {
@@ -184,5 +185,17 @@ class ErrorClassificationTableTest {
                 Arguments.of("a silent overflow", new AgentMessage.Assistant(List.of(), "api", "p", "m",
                         new Usage(190_000, 10, 20_000, 0, 210_010, null), StopReason.STOP, null, 0),
                         ErrorClass.OVERFLOW));
+    }
+
+    /** A transient failure a same-model retry may cure (SPEC §5.2). */
+    private static boolean isRetryable(AgentMessage.Assistant message, long contextWindow) {
+        return ErrorClassifier.classify(message, contextWindow).errorClass().retriedOnSameModel();
+    }
+    private static boolean isExhausted(AgentMessage.Assistant message) {
+        ErrorClass errorClass = ErrorClassifier.classify(message, 0).errorClass();
+        return errorClass == ErrorClass.BILLING || errorClass == ErrorClass.QUOTA;
+    }
+    private static boolean isUsageLimit(AgentMessage.Assistant message) {
+        return ErrorClassifier.classify(message, 0).scope() != null;
     }
 }

@@ -40,7 +40,7 @@ class ErrorClassifierTest {
         "upstream connect error or disconnect/reset before headers"
     })
     void transientTextsAreRetryable(String text) {
-        assertTrue(ErrorClassifier.isRetryable(error(text), WINDOW), text);
+        assertTrue(isRetryable(error(text), WINDOW), text);
     }
 
     @ParameterizedTest(name = "not retryable text: {0}")
@@ -65,51 +65,51 @@ class ErrorClassifierTest {
         "Something odd happened", ""
     })
     void otherTextsAreNotRetryable(String text) {
-        assertFalse(ErrorClassifier.isRetryable(error(text), WINDOW), text);
+        assertFalse(isRetryable(error(text), WINDOW), text);
     }
 
     @Test
     void structuredStatusAndTypeDecideBeforeText() {
-        assertTrue(ErrorClassifier.isRetryable(error("Overloaded", 529, "overloaded_error", null), WINDOW));
-        assertTrue(ErrorClassifier.isRetryable(error("weird body", 503, null, null), WINDOW));
-        assertTrue(ErrorClassifier.isRetryable(error("weird body", 408, null, null), WINDOW));
-        assertTrue(ErrorClassifier.isRetryable(error("weird body", 425, null, null), WINDOW));
-        assertTrue(ErrorClassifier.isRetryable(error("weird body", 522, null, null), WINDOW));
+        assertTrue(isRetryable(error("Overloaded", 529, "overloaded_error", null), WINDOW));
+        assertTrue(isRetryable(error("weird body", 503, null, null), WINDOW));
+        assertTrue(isRetryable(error("weird body", 408, null, null), WINDOW));
+        assertTrue(isRetryable(error("weird body", 425, null, null), WINDOW));
+        assertTrue(isRetryable(error("weird body", 522, null, null), WINDOW));
         // an in-band SSE error on a 200 stream is retried by its type
-        assertTrue(ErrorClassifier.isRetryable(error("{\"type\":\"error\"}", 200, "overloaded_error", null), WINDOW));
-        assertTrue(ErrorClassifier.isRetryable(error("x", null, "rate_limit_exceeded", null), WINDOW));
-        assertTrue(ErrorClassifier.isRetryable(error("x", null, "server_error", null), WINDOW));
-        assertTrue(ErrorClassifier.isRetryable(error("x", null, "api_error", null), WINDOW));
-        assertTrue(ErrorClassifier.isRetryable(error("Connection error: reset", null, ErrorTypes.CONNECTION, null),
+        assertTrue(isRetryable(error("{\"type\":\"error\"}", 200, "overloaded_error", null), WINDOW));
+        assertTrue(isRetryable(error("x", null, "rate_limit_exceeded", null), WINDOW));
+        assertTrue(isRetryable(error("x", null, "server_error", null), WINDOW));
+        assertTrue(isRetryable(error("x", null, "api_error", null), WINDOW));
+        assertTrue(isRetryable(error("Connection error: reset", null, ErrorTypes.CONNECTION, null),
                 WINDOW));
         // the status says final even though the text mentions an overload
-        assertFalse(ErrorClassifier.isRetryable(error("overloaded", 401, null, null), WINDOW));
-        assertFalse(ErrorClassifier.isRetryable(error("server error", 400, null, null), WINDOW));
-        assertFalse(ErrorClassifier.isRetryable(error("overloaded", null, "authentication_error", null), WINDOW));
-        assertFalse(ErrorClassifier.isRetryable(error("rate limited", 429, "insufficient_quota", null), WINDOW));
+        assertFalse(isRetryable(error("overloaded", 401, null, null), WINDOW));
+        assertFalse(isRetryable(error("server error", 400, null, null), WINDOW));
+        assertFalse(isRetryable(error("overloaded", null, "authentication_error", null), WINDOW));
+        assertFalse(isRetryable(error("rate limited", 429, "insufficient_quota", null), WINDOW));
     }
 
     @Test
     void xShouldRetryIsObeyed() {
-        assertFalse(ErrorClassifier.isRetryable(error("503 overloaded", 503, null, false), WINDOW));
-        assertTrue(ErrorClassifier.isRetryable(error("409 conflict?", 418, null, true), WINDOW));
+        assertFalse(isRetryable(error("503 overloaded", 503, null, false), WINDOW));
+        assertTrue(isRetryable(error("409 conflict?", 418, null, true), WINDOW));
     }
 
     @Test
     void abortedAndSuccessfulRepliesAreNeverRetried() {
         AgentMessage.Assistant aborted = new AgentMessage.Assistant(List.of(), "api", "p", "m", Usage.ZERO,
                 StopReason.ABORTED, "Request was aborted (overloaded)", 0);
-        assertFalse(ErrorClassifier.isRetryable(aborted, WINDOW));
+        assertFalse(isRetryable(aborted, WINDOW));
         AgentMessage.Assistant ok = new AgentMessage.Assistant(List.of(), "api", "p", "m", Usage.ZERO,
                 StopReason.STOP, null, 0);
-        assertFalse(ErrorClassifier.isRetryable(ok, WINDOW));
+        assertFalse(isRetryable(ok, WINDOW));
     }
 
     @Test
     void usageLimitsAreRecognisedForRotation() {
-        assertTrue(ErrorClassifier.isUsageLimit(error("You have hit your ChatGPT usage limit")));
-        assertTrue(ErrorClassifier.isUsageLimit(error("x", 429, "usage_limit_reached", null)));
-        assertFalse(ErrorClassifier.isUsageLimit(error("529 overloaded")));
+        assertTrue(isUsageLimit(error("You have hit your ChatGPT usage limit")));
+        assertTrue(isUsageLimit(error("x", 429, "usage_limit_reached", null)));
+        assertFalse(isUsageLimit(error("529 overloaded")));
     }
 
     @Test
@@ -118,5 +118,13 @@ class ErrorClassifierTest {
                 new Usage(190_000, 10, 20_000, 0, 210_010, null), StopReason.STOP, null, 0);
         assertTrue(OverflowDetector.isOverflow(tooBig, WINDOW));
         assertFalse(OverflowDetector.isOverflow(tooBig, 0));
+    }
+
+    /** A transient failure a same-model retry may cure (SPEC §5.2). */
+    private static boolean isRetryable(AgentMessage.Assistant message, long contextWindow) {
+        return ErrorClassifier.classify(message, contextWindow).errorClass().retriedOnSameModel();
+    }
+    private static boolean isUsageLimit(AgentMessage.Assistant message) {
+        return ErrorClassifier.classify(message, 0).scope() != null;
     }
 }

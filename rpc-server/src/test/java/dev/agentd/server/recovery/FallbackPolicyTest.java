@@ -146,7 +146,7 @@ class FallbackPolicyTest {
     void aSpentChainIsAnnouncedBeforeTheFailedEnd() {
         RecoveryAction action = decide(error("503 overloaded", 503, null, null), 3, THREE, SPENT);
         assertEquals(new RecoveryAction.FallbackExhausted("p/m", "503 overloaded",
-                Classification.of(ErrorClass.TRANSIENT), null, new RecoveryAction.GiveUp(3, "503 overloaded", FINISH)),
+                new Classification(ErrorClass.TRANSIENT, null, TransientKind.OVERLOADED), null, new RecoveryAction.GiveUp(3, "503 overloaded", FINISH)),
                 action);
     }
 

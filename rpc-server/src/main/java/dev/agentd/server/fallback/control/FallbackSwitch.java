@@ -120,7 +120,7 @@ public final class FallbackSwitch {
             rungs.circuits.failed(base, action.classification(), action.reason(), action.retryAfterMs());
             if (action.reason() != SwitchReason.REFUSAL) {
                 // A refusal says nothing about the model's health: it does not cool down.
-                CooldownCause cause = CooldownRules.of(action.classification(), action.errorMessage());
+                CooldownCause cause = CooldownRules.of(action.classification());
                 long hint = action.retryAfterMs() == null ? 0 : action.retryAfterMs();
                 long duration = rungs.health.cool(base, cause, hint, rungs.now());
                 rungs.log().info("cooldown_noted", Rungs.data("selector", base, "durationMs", duration,

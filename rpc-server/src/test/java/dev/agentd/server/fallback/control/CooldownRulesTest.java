@@ -8,6 +8,8 @@ import dev.agentd.server.fallback.CooldownCause;
 import dev.agentd.server.recovery.Classification;
 import dev.agentd.server.recovery.ErrorClass;
 import dev.agentd.server.recovery.LimitScope;
+import dev.agentd.server.recovery.TransientKind;
+import java.util.Locale;
 import java.util.Random;
 import java.util.random.RandomGenerator;
 import org.junit.jupiter.api.Test;
@@ -33,20 +35,14 @@ class CooldownRulesTest {
         "HARD, invalid request, OTHER",
     })
     void causeOfAFailure(ErrorClass errorClass, String message, CooldownCause expected) {
-        assertEquals(expected, CooldownRules.of(Classification.of(errorClass), message));
+        TransientKind kind = TransientKind.of(null, null, message.toLowerCase(Locale.ROOT));
+        assertEquals(expected, CooldownRules.of(new Classification(errorClass, null, kind)));
     }
 
     @Test
     void aNamedLimitOnAnyClassIsTheLongCooldown() {
         assertEquals(CooldownCause.USAGE_BILLING_QUOTA, CooldownRules.of(
-                new Classification(ErrorClass.CREDENTIAL_REJECTED, LimitScope.ACCOUNT), "401 session limit"));
-    }
-
-    @Test
-    void aFiveInsideALongerNumberIsNoServerStatus() {
-        assertTrue(CooldownRules.hasServerStatus("http 503"));
-        assertFalse(CooldownRules.hasServerStatus("req_5031234 failed"));
-        assertFalse(CooldownRules.hasServerStatus("429"));
+                Classification.of(ErrorClass.CREDENTIAL_REJECTED, LimitScope.ACCOUNT)));
     }
 
     @Test
