@@ -3,6 +3,7 @@ package dev.agentd.server.agent;
 import dev.agentd.protocol.message.AgentMessage;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -59,6 +60,17 @@ public final class Conversation {
     }
 
     /** The current messages, immutable. */
+    /** The text of the last assistant message that has any. */
+    public Optional<String> lastAssistantText() {
+        List<AgentMessage> messages = snapshot();
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i) instanceof AgentMessage.Assistant reply && !reply.text().isEmpty()) {
+                return Optional.of(reply.text());
+            }
+        }
+        return Optional.empty();
+    }
+
     public List<AgentMessage> snapshot() {
         return snapshot;
     }

@@ -30,7 +30,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
@@ -63,8 +62,7 @@ public final class AgentSession implements AutoCloseable {
     private final SessionFallback fallback;
     private final AgentLoop loop;
     private final UserBash userBash;
-    /** Finished RPC bash commands waiting to enter the context (before the next prompt). */
-    private final ConcurrentLinkedQueue<AgentMessage.BashExecution> pendingBash = new ConcurrentLinkedQueue<>();
+    private final SessionFiles files;
     /** The one thread that runs the agent and changes the conversation. */
     private final ExecutorService runThread = Executors.newSingleThreadExecutor(runnable -> {
         Thread thread = new Thread(runnable, "agentd-run");
@@ -102,12 +100,11 @@ public final class AgentSession implements AutoCloseable {
         this.loop = new AgentLoop(conversation, queues, context::tools, calls::stream, this::emit,
                 () -> this.updateMode == UpdateMode.FULL, context.scheduler()::now, defaults::sequentialTools,
                 AgentLoop.sharedToolThreads());
-        this.userBash = new UserBash(context.cwd(), context.scheduler()::now, message -> {
-            pendingBash.add(message);
-            runThread.execute(this::flushBashIfIdle);
-        });
+        this.userBash = new UserBash(context.cwd(), context.scheduler()::now,
+                () -> runThread.execute(this::flushBashIfIdle));
         conversation.setJournal(journal);
-        adopt(file, false);
+        this.files = new SessionFiles(context, journal, conversation, control, fallback.boundary(), models, bus);
+        files.adopt(file, false);
     }
 
     // --- events ------------------------------------------------------------------------------
@@ -242,10 +239,7 @@ public final class AgentSession implements AutoCloseable {
 
     /** Moves finished bash output into the context. Run thread only. */
     private void flushBash() {
-        AgentMessage.BashExecution message;
-        while ((message = pendingBash.poll()) != null) {
-            conversation.append(message);
-        }
+        userBash.drain(conversation::append);
     }
 
     private void flushBashIfIdle() {
@@ -269,12 +263,12 @@ public final class AgentSession implements AutoCloseable {
 
     /** {@code new_session}: aborts the run, then starts a new (lazily written) session file. */
     public CompletableFuture<Void> newSession(String parentSession) {
-        return abort().thenRunAsync(() -> adopt(journal.startNew(parentSession), true), runThread);
+        return abort().thenRunAsync(() -> files.startNew(parentSession), runThread);
     }
 
     /** {@code switch_session}: aborts the run, then continues the session stored in {@code path}. */
     public CompletableFuture<Void> switchSession(Path path) {
-        return abort().thenRunAsync(() -> adopt(journal.open(path), false), runThread);
+        return abort().thenRunAsync(() -> files.open(path), runThread);
     }
 
     /**
@@ -282,47 +276,21 @@ public final class AgentSession implements AutoCloseable {
      * user message {@code entryId}; returns that message's text.
      */
     public CompletableFuture<String> fork(String entryId) {
-        return abort().thenApplyAsync(ignored -> {
-            String text = journal.fork(entryId);
-            adopt(journal.file(), false);
-            return text;
-        }, runThread);
+        return abort().thenApplyAsync(ignored -> files.fork(entryId), runThread);
     }
 
     /** {@code clone}: aborts the run, then continues in a new session holding the whole current branch. */
     public CompletableFuture<Void> cloneSession() {
-        return abort().thenRunAsync(() -> adopt(journal.cloneCurrent(), false), runThread);
+        return abort().thenRunAsync(files::cloneCurrent, runThread);
     }
 
     public List<Results.ForkMessage> forkMessages() {
         return journal.forkMessages();
     }
 
-    /**
-     * Makes {@code file} the session's file: its context, its model (when resumed; never a
-     * fallback model, see {@link ResumePoint}), no retry chain.
-     */
-    private void adopt(SessionFile file, boolean fresh) {
-        conversation.replaceAll(file.buildContext());
-        control.resetChain();
-        fallback.boundary().reset();
-        if (file.entries().isEmpty()) {
-            ModelChoice choice = models.choice();
-            journal.modelChanged(choice.model());
-            journal.thinkingChanged(choice.effective());
-        } else if (!fresh) {
-            ResumePoint saved = ResumePoint.of(file.branch());
-            Model model = saved.provider() == null ? null
-                    : context.models().find(saved.provider(), saved.modelId()).orElse(null);
-            models.restore(model, saved.thinkingLevel());
-        }
-    }
-
     /** {@code set_session_name}: recorded in the session file and announced as {@code session_info_changed}. */
     public void setSessionName(String name) {
-        String trimmed = requireText(name, "Session name cannot be empty").trim();
-        journal.file().appendSessionInfo(trimmed);
-        bus.publish(new AgentEvent.SessionInfoChanged(trimmed));
+        files.name(requireText(name, "Session name cannot be empty").trim());
     }
 
     // --- accessors and state ----------------------------------------------------------------
@@ -386,13 +354,7 @@ public final class AgentSession implements AutoCloseable {
 
     /** The text of the last assistant message that has any. */
     public Optional<String> lastAssistantText() {
-        List<AgentMessage> messages = conversation.snapshot();
-        for (int i = messages.size() - 1; i >= 0; i--) {
-            if (messages.get(i) instanceof AgentMessage.Assistant reply && !reply.text().isEmpty()) {
-                return Optional.of(reply.text());
-            }
-        }
-        return Optional.empty();
+        return conversation.lastAssistantText();
     }
 
     private AgentMessage.User userMessage(String text, List<ContentBlock.Image> images) {

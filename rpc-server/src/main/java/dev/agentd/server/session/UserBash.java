@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
@@ -25,7 +26,9 @@ final class UserBash implements AutoCloseable {
     private final BashExecutor executor = new BashExecutor();
     private final Path cwd;
     private final LongSupplier clock;
-    private final Consumer<AgentMessage.BashExecution> onFinished;
+    /** Finished commands waiting to enter the context (before the next prompt). */
+    private final ConcurrentLinkedQueue<AgentMessage.BashExecution> finished = new ConcurrentLinkedQueue<>();
+    private final Runnable onFinished;
     private final Set<CancellationToken> running = ConcurrentHashMap.newKeySet();
     private final ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
         Thread thread = new Thread(runnable, "agentd-user-bash");
@@ -33,10 +36,19 @@ final class UserBash implements AutoCloseable {
         return thread;
     });
 
-    UserBash(Path cwd, LongSupplier clock, Consumer<AgentMessage.BashExecution> onFinished) {
+    /** @param onFinished a command finished: its message waits in {@link #drain} */
+    UserBash(Path cwd, LongSupplier clock, Runnable onFinished) {
         this.cwd = cwd;
         this.clock = clock;
         this.onFinished = onFinished;
+    }
+
+    /** Hands every finished command's message to {@code sink}, oldest first. */
+    void drain(Consumer<AgentMessage.BashExecution> sink) {
+        AgentMessage.BashExecution message;
+        while ((message = finished.poll()) != null) {
+            sink.accept(message);
+        }
     }
 
     CompletableFuture<Results.Bash> run(String command) {
@@ -58,8 +70,9 @@ final class UserBash implements AutoCloseable {
                 running.remove(token);
             }
             String fullOutput = result.fullOutputPath() == null ? null : result.fullOutputPath().toString();
-            onFinished.accept(new AgentMessage.BashExecution(command, result.output(), result.exitCode(),
+            finished.add(new AgentMessage.BashExecution(command, result.output(), result.exitCode(),
                     result.cancelled(), result.truncated(), fullOutput, null, clock.getAsLong()));
+            onFinished.run();
             return new Results.Bash(result.output(), result.exitCode(), result.cancelled(), result.truncated(),
                     fullOutput);
         }, threads);
