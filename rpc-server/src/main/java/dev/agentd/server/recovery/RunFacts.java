@@ -40,46 +40,4 @@ public record RunFacts(
         rateLimitWait = rateLimitWait == null ? RateLimitWait.NONE : rateLimitWait;
         hintLimits = hintLimits == null ? HintTiers.Limits.DEFAULTS : hintLimits;
     }
-
-    /** Facts with no 429 wait state yet, the default tier boundaries and the clock at 0. */
-    public RunFacts(AgentMessage.Assistant lastAssistant, int chainAttempt, RetryConfig config,
-            boolean retrySuppressed, long contextWindow, CompactionConfig compaction, long contextTokens,
-            boolean overflowRecoveryAttempted, boolean otherCredentialFree, FallbackView fallback) {
-        this(lastAssistant, chainAttempt, config, retrySuppressed, contextWindow, compaction, contextTokens,
-                overflowRecoveryAttempted, otherCredentialFree, fallback, RateLimitWait.NONE,
-                HintTiers.Limits.DEFAULTS, 0);
-    }
-
-    /** Facts without model fallback. */
-    public RunFacts(AgentMessage.Assistant lastAssistant, int chainAttempt, RetryConfig config,
-            boolean retrySuppressed, long contextWindow, CompactionConfig compaction, long contextTokens,
-            boolean overflowRecoveryAttempted, boolean otherCredentialFree) {
-        this(lastAssistant, chainAttempt, config, retrySuppressed, contextWindow, compaction, contextTokens,
-                overflowRecoveryAttempted, otherCredentialFree, FallbackView.NONE);
-    }
-
-    /** Facts without compaction (it disabled, context empty) and without a free credential. */
-    public RunFacts(AgentMessage.Assistant lastAssistant, int chainAttempt, RetryConfig config,
-            boolean retrySuppressed, long contextWindow) {
-        this(lastAssistant, chainAttempt, config, retrySuppressed, contextWindow,
-                new CompactionConfig(false, 0, 0), 0, false, false);
-    }
-
-    /** The same facts with {@code otherCredentialFree} set. */
-    public RunFacts withOtherCredentialFree(boolean free) {
-        return new RunFacts(lastAssistant, chainAttempt, config, retrySuppressed, contextWindow, compaction,
-                contextTokens, overflowRecoveryAttempted, free, fallback, rateLimitWait, hintLimits, nowMs);
-    }
-
-    /** The same facts with the fallback view {@code view}. */
-    public RunFacts withFallback(FallbackView view) {
-        return new RunFacts(lastAssistant, chainAttempt, config, retrySuppressed, contextWindow, compaction,
-                contextTokens, overflowRecoveryAttempted, otherCredentialFree, view, rateLimitWait, hintLimits, nowMs);
-    }
-
-    /** The same facts with the 429 wait state {@code wait}, tier boundaries {@code limits} at {@code now}. */
-    public RunFacts withRateLimit(RateLimitWait wait, HintTiers.Limits limits, long now) {
-        return new RunFacts(lastAssistant, chainAttempt, config, retrySuppressed, contextWindow, compaction,
-                contextTokens, overflowRecoveryAttempted, otherCredentialFree, fallback, wait, limits, now);
-    }
 }

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * @param systemPrompt built per request (it names the date and the tools)
  * @param sessionPaths where new session files go; null keeps sessions in memory (--no-session)
  * @param random the one source of randomness for decisions (jitter of cooldowns, see
- *     {@code runtime.Jitter}), injected so tests can seed it; shared across threads, so it must be
+ *     {@code fallback.CooldownCause}), injected so tests can seed it; shared across threads, so it must be
  *     thread-safe ({@link Random} is)
  */
 public record SessionContext(
@@ -44,10 +44,6 @@ public record SessionContext(
 
     private static final Logger LOG = LoggerFactory.getLogger(SessionContext.class);
 
-    /**
-     * Applies a settings toggle now and persists it to the global file. A file that cannot be
-     * written (malformed, read-only) is reported on stderr; the toggle still applies in memory.
-     */
     /** Without a random source: a fixed seed, so a context built without one stays reproducible. */
     public SessionContext(ModelRegistry models, ProviderRegistry providers, AuthStore auth, SettingsStore settings,
             Scheduler scheduler, ToolRegistry tools, Supplier<String> systemPrompt, Path cwd,
@@ -71,7 +67,8 @@ public record SessionContext(
 
     /**
      * Applies a settings toggle now and persists it to the global file (see {@link #persist(String, Object,
-     * boolean)} for one that lasts only for this process).
+     * boolean)} for one that lasts only for this process). A file that cannot be written (malformed,
+     * read-only) is logged; the toggle still applies in memory.
      */
     public void persist(String key, Object value) {
         JsonNode node = Json.mapper().valueToTree(value);

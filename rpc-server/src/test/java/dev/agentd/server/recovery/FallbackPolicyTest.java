@@ -9,7 +9,6 @@ import dev.agentd.protocol.message.ContentBlock;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.message.Usage;
 import dev.agentd.server.ai.ErrorTypes;
-import dev.agentd.server.compaction.CompactionConfig;
 import dev.agentd.server.recovery.LimitScope;
 import dev.agentd.server.recovery.SwitchReason;
 import java.util.List;
@@ -39,8 +38,7 @@ class FallbackPolicyTest {
 
     private static RecoveryAction decide(AgentMessage.Assistant last, int attempt, RetryConfig config,
             FallbackView view) {
-        return POLICY.decide(new RunFacts(last, attempt, config, false, 200_000, new CompactionConfig(false, 0, 0),
-                0, false, false, view));
+        return POLICY.decide(Facts.after(last, config).attempt(attempt).fallback(view).build());
     }
 
     @Test
@@ -153,11 +151,11 @@ class FallbackPolicyTest {
     @Test
     void withoutAChainOrWithFallbackDisabledTheDecisionIsThePlainRetryContract() {
         AgentMessage.Assistant overloaded = error("503 overloaded", 503, null, null);
-        RunFacts plain = new RunFacts(overloaded, 3, THREE, false, 200_000);
+        RunFacts plain = Facts.after(overloaded, THREE).attempt(3).build();
         for (FallbackView view : List.of(FallbackView.NONE, DISABLED,
                 Views.view(true, null, false, false, false))) {
             assertEquals(POLICY.decide(plain), decide(overloaded, 3, THREE, view), view.toString());
-            assertEquals(POLICY.decide(new RunFacts(overloaded, 1, THREE, false, 200_000)),
+            assertEquals(POLICY.decide(Facts.after(overloaded, THREE).attempt(1).build()),
                     decide(overloaded, 1, THREE, view));
         }
     }

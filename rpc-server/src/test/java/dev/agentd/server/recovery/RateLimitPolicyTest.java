@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.message.Usage;
-import dev.agentd.server.compaction.CompactionConfig;
 import dev.agentd.server.recovery.SwitchReason;
 import java.util.List;
 import java.util.stream.Stream;
@@ -40,8 +39,8 @@ class RateLimitPolicyTest {
 
     private static RecoveryAction decide(AgentMessage.Assistant last, int attempt, FallbackView view,
             RateLimitWait wait) {
-        return POLICY.decide(new RunFacts(last, attempt, CONFIG, false, 200_000, new CompactionConfig(false, 0, 0), 0,
-                false, false, view).withRateLimit(wait, LIMITS, NOW));
+        return POLICY.decide(Facts.after(last, CONFIG).attempt(attempt).fallback(view).rateLimit(wait, LIMITS, NOW)
+                .build());
     }
 
     private static RecoveryAction switched(int attempt, Long cooldown, boolean probeBack) {

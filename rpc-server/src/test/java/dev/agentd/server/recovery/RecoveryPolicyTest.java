@@ -20,7 +20,7 @@ class RecoveryPolicyTest {
     private static final RecoveryAction FINISH = new RecoveryAction.Finish();
 
     private RecoveryAction decide(AgentMessage.Assistant last, int chainAttempt, RetryConfig config) {
-        return policy.decide(new RunFacts(last, chainAttempt, config, false, 200_000));
+        return policy.decide(Facts.after(last, config).attempt(chainAttempt).build());
     }
 
     private static AgentMessage.Assistant reply(String text, Integer status, String type, Long retryAfterMs) {
@@ -70,8 +70,8 @@ class RecoveryPolicyTest {
 
     @Test
     void aChainCancelledMidAttemptDoesNotRetry() {
-        RecoveryAction action = policy.decide(new RunFacts(ErrorClassifierTest.error("overloaded"), 0, DEFAULTS, true,
-                1));
+        RecoveryAction action = policy.decide(Facts.after(ErrorClassifierTest.error("overloaded"), DEFAULTS)
+                .suppressed(true).window(1).build());
         assertEquals(FINISH, action);
     }
 
@@ -102,7 +102,7 @@ class RecoveryPolicyTest {
     @MethodSource("usageLimits")
     void usageLimitsSwitchOrBlockTheCredential(String name, AgentMessage.Assistant last, int chainAttempt,
             boolean otherFree, RecoveryAction expected) {
-        RunFacts facts = new RunFacts(last, chainAttempt, DEFAULTS, false, 200_000).withOtherCredentialFree(otherFree);
+        RunFacts facts = Facts.after(last, DEFAULTS).attempt(chainAttempt).otherCredentialFree(otherFree).build();
         RecoveryAction action = policy.decide(facts);
         assertEquals(expected, action);
         assertEquals(action, policy.decide(facts), "the same facts always give the same decision");
@@ -110,8 +110,8 @@ class RecoveryPolicyTest {
 
     @Test
     void aFreeCredentialDoesNotMatterForOtherErrors() {
-        RunFacts facts = new RunFacts(ErrorClassifierTest.error("529 overloaded", 529, null, null), 0, DEFAULTS,
-                false, 200_000).withOtherCredentialFree(true);
+        RunFacts facts = Facts.after(ErrorClassifierTest.error("529 overloaded", 529, null, null), DEFAULTS)
+                .otherCredentialFree(true).build();
         assertEquals(new RecoveryAction.Retry(1, 2000, "529 overloaded"), policy.decide(facts));
     }
 
