@@ -2,7 +2,7 @@ package dev.agentd.server.acp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentd.server.rpc.RpcOutput;
+import dev.agentd.server.wire.RpcOutput;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;

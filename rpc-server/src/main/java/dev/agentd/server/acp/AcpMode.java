@@ -3,14 +3,13 @@ package dev.agentd.server.acp;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.server.commands.SlashCommands;
-import dev.agentd.server.rpc.CommandLines;
-import dev.agentd.server.rpc.ProtocolMode;
-import dev.agentd.server.rpc.RpcOutput;
 import dev.agentd.server.session.ModelControl;
+import dev.agentd.server.wire.CommandLines;
+import dev.agentd.server.wire.ProtocolMode;
+import dev.agentd.server.wire.RpcOutput;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.Map;
@@ -77,10 +76,6 @@ public final class AcpMode implements ProtocolMode {
             }
         });
     }
-
-    /** The daemon's own session is not used in ACP: its events (ready first) stay off the wire. */
-    @Override
-    public void emit(AgentEvent event) {}
 
     @Override
     public void serve() {

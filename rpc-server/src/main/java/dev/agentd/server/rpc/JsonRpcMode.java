@@ -4,6 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.server.wire.CommandLines;
+import dev.agentd.server.wire.JsonRpcError;
+import dev.agentd.server.wire.JsonRpcNotification;
+import dev.agentd.server.wire.JsonRpcReply;
+import dev.agentd.server.wire.RpcOutput;
 import java.io.InputStream;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -19,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * reader never waits for a run. Events are {@code event} notifications. Every record goes through
  * the one {@link RpcOutput}.
  */
-public final class JsonRpcMode implements ProtocolMode {
+public final class JsonRpcMode implements PiDialect {
     private static final Logger LOG = LoggerFactory.getLogger(JsonRpcMode.class);
 
     private final InputStream in;

@@ -1,4 +1,4 @@
-package dev.agentd.server.rpc;
+package dev.agentd.server.wire;
 
 /**
  * A JSON-RPC 2.0 error object (SPEC §3.7). agentd sends no {@code data}: the message says it all,

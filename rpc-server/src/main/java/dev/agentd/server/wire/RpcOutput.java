@@ -1,4 +1,4 @@
-package dev.agentd.server.rpc;
+package dev.agentd.server.wire;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentd.protocol.jsonl.JsonlWriter;
@@ -64,14 +64,9 @@ public final class RpcOutput {
 
     /**
      * Serializes and writes on a thread of its own, in order, coalescing delta updates while behind;
-     * {@code mapper} is first asked for by a record that needs it (see {@link JsonlWriter}).
+     * {@code mapper} is first asked for by a record that needs it (see {@link JsonlWriter}), and
+     * {@code waits} hears of every producer's wait for room (the client not reading).
      */
-    public static RpcOutput queued(OutputStream out, Supplier<ObjectMapper> mapper, int capacity,
-            Runnable onClosed) {
-        return queued(out, mapper, capacity, onClosed, Waits.NONE);
-    }
-
-    /** As above; {@code waits} hears of every producer's wait for room (the client not reading). */
     public static RpcOutput queued(OutputStream out, Supplier<ObjectMapper> mapper, int capacity,
             Runnable onClosed, Waits waits) {
         return new RpcOutput(out, mapper, capacity, onClosed, waits);
@@ -102,11 +97,6 @@ public final class RpcOutput {
     /** Waits until every record written so far is on stdout; false if that took longer than {@code timeoutMs}. */
     public boolean drain(long timeoutMs) {
         return queue == null || queue.drain(timeoutMs, TimeUnit.MILLISECONDS);
-    }
-
-    /** Delta updates merged into an earlier one because the writer was behind (0 when synchronous). */
-    public long coalesced() {
-        return queue == null ? 0 : queue.merged();
     }
 
     private void broken(IOException e) {
