@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A stored conversation as the updates {@code session/load} replays (issue 16 §1): the user's
@@ -47,15 +48,15 @@ final class HistoryReplay {
         return updates;
     }
 
-    private static java.util.Optional<ObjectNode> content(ContentBlock block) {
+    private static Optional<ObjectNode> content(ContentBlock block) {
         if (block instanceof ContentBlock.Text text) {
-            return java.util.Optional.of(AcpJson.text(text.text()));
+            return Optional.of(AcpJson.text(text.text()));
         }
         if (block instanceof ContentBlock.Image image) {
-            return java.util.Optional.of(AcpJson.object().put("type", "image").put("data", image.data())
+            return Optional.of(AcpJson.object().put("type", "image").put("data", image.data())
                     .put("mimeType", image.mimeType()));
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     private static ObjectNode chunk(String kind, ObjectNode content) {

@@ -37,6 +37,7 @@ import dev.agentd.server.state.SharedState;
 import dev.agentd.server.tools.ToolEnvironment;
 import dev.agentd.server.tools.ToolRegistry;
 import dev.agentd.server.tools.Tools;
+import dev.agentd.server.wire.OutputWaits;
 import dev.agentd.server.wire.ProtocolMode;
 import dev.agentd.server.wire.RpcOutput;
 import java.io.IOException;
@@ -176,7 +177,7 @@ public final class Daemon {
         // Off the writing thread: that is often the run thread, and shutdown() waits for the run to stop.
         RpcOutput output = RpcOutput.queued(out, Json::mapper, RpcOutput.DEFAULT_CAPACITY,
                 () -> self[0].shutdownInBackground("agentd-stdout-closed"),
-                new RpcOutput.Waits(backpressure::waiting, backpressure::resumed));
+                new OutputWaits(backpressure::waiting, backpressure::resumed));
         SlashCommands slashCommands = new SlashCommands(dirs.agentDir(), dirs.projectDir());
         PiSession pi = null;
         if (!acp) {
@@ -248,8 +249,8 @@ public final class Daemon {
     /** The dialect chosen with {@code --mode}; a pi dialect has announced {@code ready} when this returns. */
     private ProtocolMode protocolMode() {
         if (pi == null) {
-            return new AcpMode(in, output, sessions, JsonlReader.DEFAULT_MAX_LINE_BYTES, Version.current(),
-                    slashCommands);
+            return new AcpMode(in, output, sessions, scheduler, JsonlReader.DEFAULT_MAX_LINE_BYTES,
+                    Version.current(), slashCommands);
         }
         PiDialect dialect = pi.dialect(options.mode(), in, output);
         pi.announce(dialect, options.mode(), warnings);

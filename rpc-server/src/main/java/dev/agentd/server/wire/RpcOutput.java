@@ -25,14 +25,6 @@ public final class RpcOutput {
     /** Pending records before a non-mergeable one waits for room; updates of a lagging reply fold instead. */
     public static final int DEFAULT_CAPACITY = 1024;
 
-    /**
-     * Told when a producer starts and stops waiting for room in the queue, i.e. for the client to
-     * read (cli points these at {@code runtime.OutputBackpressure}, which the stream watchdogs read).
-     */
-    public record Waits(Runnable waiting, Runnable resumed) {
-        public static final Waits NONE = new Waits(() -> { }, () -> { });
-    }
-
     private final JsonlWriter writer;
     private final OutputQueue queue;
     private final Runnable onClosed;
@@ -45,7 +37,7 @@ public final class RpcOutput {
     }
 
     private RpcOutput(OutputStream out, Supplier<ObjectMapper> mapper, int capacity, Runnable onClosed,
-            Waits waits) {
+            OutputWaits waits) {
         this.onClosed = onClosed;
         this.writer = null;
         JsonlWriter lines = new JsonlWriter(out, mapper);
@@ -68,7 +60,7 @@ public final class RpcOutput {
      * {@code waits} hears of every producer's wait for room (the client not reading).
      */
     public static RpcOutput queued(OutputStream out, Supplier<ObjectMapper> mapper, int capacity,
-            Runnable onClosed, Waits waits) {
+            Runnable onClosed, OutputWaits waits) {
         return new RpcOutput(out, mapper, capacity, onClosed, waits);
     }
 

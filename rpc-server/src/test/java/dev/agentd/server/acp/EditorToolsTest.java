@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,7 +68,7 @@ class EditorToolsTest {
                 return ToolResult.text("wrote");
             }
         };
-        Tool asking = new EditorTools(connection, () -> "s1", project, true, false).decorate(List.of(write)).get(0);
+        Tool asking = new EditorTools(connection, () -> "s1", project, true, UnaryOperator.identity()).decorate(List.of(write)).get(0);
 
         CompletableFuture<ToolResult> first = run(asking, "{\"path\":\"a.txt\",\"content\":\"x\"}");
         JsonNode request = Waits.await().until(() -> requests(out), list -> list.size() == 1).get(0);
