@@ -134,10 +134,11 @@ final class JsonRpcDispatcher extends JsonRpcBasicServer {
             CommandCodec.Result decoded = CommandCodec.decode(exchange.idText(), method.getName(), params);
             if (decoded instanceof CommandCodec.Rejected rejected) {
                 throw new InvalidParamsException(rejected.error());
+            } else if (decoded instanceof CommandCodec.Decoded command) {
+                router.dispatch(command.id(), command.command(), exchange::onResponse);
+                return null;
             }
-            CommandCodec.Decoded command = (CommandCodec.Decoded) decoded;
-            router.dispatch(command.id(), command.command(), exchange::onResponse);
-            return null;
+            throw new IllegalStateException("unhandled decoding: " + decoded.getClass().getSimpleName());
         }
     }
 

@@ -97,6 +97,8 @@ public final class JsonRpcMode implements PiDialect {
         } else if (checked instanceof JsonRpcEnvelope.Call call) {
             Consumer<JsonRpcReply> reply = call.notification() ? null : replyTo.get();
             dispatcher.dispatch(new JsonRpcExchange(call, reply));
+        } else {
+            throw new IllegalStateException("unhandled envelope: " + checked.getClass().getSimpleName());
         }
     }
 }

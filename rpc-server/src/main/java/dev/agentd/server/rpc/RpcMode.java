@@ -80,6 +80,8 @@ public final class RpcMode implements PiDialect {
             out.write(IdEcho.answer(Response.failure(rejected.id(), rejected.command(), rejected.error()), id));
         } else if (result instanceof CommandCodec.Decoded decoded) {
             router.dispatch(decoded.id(), decoded.command(), response -> out.write(IdEcho.answer(response, id)));
+        } else {
+            throw new IllegalStateException("unhandled decoding: " + result.getClass().getSimpleName());
         }
     }
 }

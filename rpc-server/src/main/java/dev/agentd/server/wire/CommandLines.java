@@ -97,6 +97,8 @@ public final class CommandLines {
             }
             parsed[0] = node;
             handler.json(node);
+        } else {
+            throw new IllegalStateException("unhandled line: " + line.getClass().getSimpleName());
         }
     }
 

@@ -3,11 +3,14 @@ package dev.agentd.server.wire;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentd.protocol.jsonl.JsonlReader;
+import dev.agentd.server.testing.SealedCases;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The shared stdin loop survives whatever handling one line throws, Errors included. */
@@ -45,5 +48,12 @@ class CommandLinesTest {
         });
         assertEquals(List.of("json 1", "failed StackOverflowError node 1", "invalid",
                 "failed OutOfMemoryError raw {broken", "json 3"), seen);
+    }
+
+    /** Exhaustive (issue 23): a line is text or too long; any other kind is thrown as unhandled. */
+    @Test
+    void everyKindOfLineHasABranch() {
+        assertEquals(Set.of("Text", "TooLong"), SealedCases.names(JsonlReader.Line.class),
+                "CommandLines.handle handles these");
     }
 }
