@@ -56,9 +56,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The impure wiring, in one place: reads the environment and files, builds the object graph,
- * announces {@code ready}, serves stdin until EOF or SIGTERM, and shuts down in order (abort the
- * run, let the session settle, exit 0).
+ * The impure wiring, in one place: reads the environment and files, builds the object graph (the
+ * pi dialects' session only for them: {@link PiSession}), announces {@code ready} (pi dialects),
+ * serves stdin until EOF or SIGTERM, and shuts down in order (abort the run, let the session
+ * settle, exit 0).
  */
 public final class Daemon {
     private static final Logger LOG = LoggerFactory.getLogger(Daemon.class);

@@ -16,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The JSON-RPC 2.0 dialect (SPEC §3.7) over the rpc dialect's framing: one request, notification
+ * The JSON-RPC 2.0 dialect (SPEC §3.7) over the shared framing: one request, notification
  * or batch per line, read in order on the calling thread. Each line is parsed once; envelopes are
  * checked here ({@link JsonRpcEnvelope}: -32700 and -32600 are written by agentd), calls go to
  * jsonrpc4j for dispatch ({@link JsonRpcDispatcher}) and on to the shared {@link CommandRouter}.

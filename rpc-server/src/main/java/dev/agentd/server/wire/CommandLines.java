@@ -10,7 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads stdin as JSONL until it ends and parses each line once; shared by both dialects, which
+ * Reads stdin as JSONL until it ends and parses each line once; shared by every dialect, which
  * only decide what a parsed line means and how a broken one is answered. The reader cannot die
  * of one line: anything a line's handling throws, {@link Error}s included, is logged and
  * answered as an error for that line, and the next line is read.
