@@ -2,10 +2,12 @@ package dev.agentd.server.acp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentd.server.rpc.RpcOutput;
+import dev.agentd.server.runtime.CancellationToken;
+import dev.agentd.server.wire.RpcOutput;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -54,6 +56,23 @@ final class AcpConnection {
         request.set("params", params);
         out.write(request);
         return answer;
+    }
+
+    /**
+     * Sends a request to the client and waits for its result on the caller's thread (a tool's,
+     * never the reader's); a cancelled run stops waiting. The client's error is thrown as
+     * {@link ClientError}.
+     */
+    JsonNode call(String method, JsonNode params, CancellationToken cancel) throws Exception {
+        CompletableFuture<JsonNode> answer = request(method, params);
+        Runnable unregister = cancel.onCancel(() -> answer.cancel(false));
+        try {
+            return answer.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        } finally {
+            unregister.run();
+        }
     }
 
     /** A response from the client; one to an id this side never sent is ignored. */

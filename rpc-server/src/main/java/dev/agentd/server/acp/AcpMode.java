@@ -3,14 +3,15 @@ package dev.agentd.server.acp;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.server.commands.SlashCommands;
-import dev.agentd.server.rpc.CommandLines;
-import dev.agentd.server.rpc.ProtocolMode;
-import dev.agentd.server.rpc.RpcOutput;
+import dev.agentd.server.runtime.Scheduler;
 import dev.agentd.server.session.ModelControl;
+import dev.agentd.server.wire.CommandLines;
+import dev.agentd.server.wire.ProtocolMode;
+import dev.agentd.server.wire.RpcOutput;
+import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.Map;
@@ -39,6 +40,8 @@ public final class AcpMode implements ProtocolMode {
     private final SlashCommands commands;
     private final AcpConnection connection;
     private final SessionOpener opener;
+    /** The wall clock of {@code nextRetryAt} and {@code retryAt}: the daemon's scheduler, the one reader of clocks. */
+    private final Scheduler clock;
     private final int maxLineBytes;
     private final String version;
     private final Map<String, AcpSession> sessions = new ConcurrentHashMap<>();
@@ -47,17 +50,19 @@ public final class AcpMode implements ProtocolMode {
     private volatile boolean ended;
     private volatile JsonNode clientCapabilities = NullNode.getInstance();
 
-    public AcpMode(InputStream in, RpcOutput out, SessionOpener opener, int maxLineBytes, String version) {
-        this(in, out, opener, maxLineBytes, version, SlashCommands.none());
+    public AcpMode(InputStream in, RpcOutput out, SessionOpener opener, Scheduler clock, int maxLineBytes,
+            String version) {
+        this(in, out, opener, clock, maxLineBytes, version, SlashCommands.none());
     }
 
     /** @param commands the prompt templates and skills offered as slash commands and expanded in prompts */
-    public AcpMode(InputStream in, RpcOutput out, SessionOpener opener, int maxLineBytes, String version,
-            SlashCommands commands) {
+    public AcpMode(InputStream in, RpcOutput out, SessionOpener opener, Scheduler clock, int maxLineBytes,
+            String version, SlashCommands commands) {
         this.commands = commands;
         this.in = in;
         this.connection = new AcpConnection(out);
         this.opener = opener;
+        this.clock = clock;
         this.maxLineBytes = maxLineBytes;
         this.version = version;
         this.stored = new StoredSessions(opener, connection, new StoredSessions.Host() {
@@ -77,10 +82,6 @@ public final class AcpMode implements ProtocolMode {
             }
         });
     }
-
-    /** The daemon's own session is not used in ACP: its events (ready first) stay off the wire. */
-    @Override
-    public void emit(AgentEvent event) {}
 
     @Override
     public void serve() {
@@ -140,7 +141,7 @@ public final class AcpMode implements ProtocolMode {
         JsonNode params = node.path("params");
         try {
             call(method.textValue(), params, id);
-        } catch (Failed e) {
+        } catch (RequestFailed e) {
             if (id != null) {
                 connection.error(id, e.code, e.getMessage(), null);
             }
@@ -213,27 +214,24 @@ public final class AcpMode implements ProtocolMode {
     private Opened open(JsonNode params, SessionOpener.Stored stored) {
         Path cwd = cwd(params);
         JsonNode fs = clientCapabilities.path("fs");
-        boolean ask = !"allow".equals(opener.setting("acp.permissions").orElse("ask"));
-        String[] sessionId = new String[1];
-        EditorFiles files = new EditorFiles(connection, () -> sessionId[0], fs.path("readTextFile").asBoolean(false),
-                fs.path("writeTextFile").asBoolean(false));
-        EditorTools tools = new EditorTools(connection, () -> sessionId[0], cwd, ask,
-                clientCapabilities.path("terminal").asBoolean(false));
+        AcpSession.Editor editor = new AcpSession.Editor(fs.path("readTextFile").asBoolean(false),
+                fs.path("writeTextFile").asBoolean(false), clientCapabilities.path("terminal").asBoolean(false),
+                !"allow".equals(opener.setting("acp.permissions").orElse("ask")));
+        Path file = stored == null ? null : stored.file();
         AcpSession session;
         try {
-            session = new AcpSession(opener.open(cwd, stored == null ? null : stored.file(), files, tools::decorate),
-                    connection, cwd, clientCapabilities.path("session").path("notices").isObject(),
-                    System::currentTimeMillis, commands::expand, stored == null ? null : stored.sessionId());
+            session = new AcpSession((files, decorate) -> opener.open(cwd, file, files, decorate), editor, connection,
+                    cwd, clientCapabilities.path("session").path("notices").isObject(), clock::now, commands::expand,
+                    stored == null ? null : stored.sessionId());
         } catch (SessionOpener.Refused e) {
-            throw new Failed(-32000, e.getMessage());
-        } catch (java.io.IOException | RuntimeException e) {
+            throw new RequestFailed(-32000, e.getMessage());
+        } catch (IOException | RuntimeException e) {
             LOG.warn("opening a session failed: {}", e.getClass().getSimpleName());
-            throw new Failed(-32603, "Internal error: cannot open the session (" + e.getClass().getSimpleName() + ")");
+            throw new RequestFailed(-32603, "Internal error: cannot open the session (" + e.getClass().getSimpleName() + ")");
         }
-        sessionId[0] = session.id();
         if (ended) { // the connection ended while a load was reading: nobody will use it
             session.close();
-            throw new Failed(-32603, "Internal error: the connection is closing");
+            throw new RequestFailed(-32603, "Internal error: the connection is closing");
         }
         sessions.put(session.id(), session);
         ObjectNode result = AcpJson.object();
@@ -297,21 +295,10 @@ public final class AcpMode implements ProtocolMode {
     private AcpSession session(JsonNode params) {
         String sessionId = AcpJson.textOf(params, "sessionId");
         AcpSession session = sessionId == null ? null : sessions.get(sessionId);
-        boolean fresh = session == null;
-        if (fresh) {
+        if (session == null) {
             throw new BadParams("unknown sessionId '" + sessionId + "'");
         }
         return session;
-    }
-
-    /** A request that cannot be served: answered with {@code code}. */
-    static final class Failed extends RuntimeException {
-        final int code;
-
-        Failed(int code, String message) {
-            super(message, null, false, false);
-            this.code = code;
-        }
     }
 
     /** A request whose params do not fit: answered with -32602. */

@@ -1,6 +1,7 @@
 package dev.agentd.server.acp;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.message.AgentMessage;
@@ -12,20 +13,39 @@ import dev.agentd.server.session.AgentSession;
 import dev.agentd.server.session.PromptFailedException;
 import dev.agentd.server.session.PromptRejectedException;
 import dev.agentd.server.session.PromptTicket;
+import dev.agentd.server.tools.FileAccess;
+import dev.agentd.server.tools.Tool;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
+import java.util.function.UnaryOperator;
 
 /**
  * One ACP session over one {@link AgentSession} (its own run thread): its events become
  * {@code session/update}s through {@link UpdateMapper}, and each prompt gets exactly one answer —
- * a stop reason, or an error saying what failed ({@link PromptFailure}).
+ * a stop reason, or an error saying what failed ({@link PromptFailure}). It builds the agent
+ * session's editor side (files, terminal, permission requests), which asks it for its id.
  */
 final class AcpSession {
+    /** Opens the agent session on the editor's files and with its tools decorated. */
+    interface Opening {
+        AgentSession open(FileAccess files, UnaryOperator<List<Tool>> decorate) throws IOException;
+    }
+
+    /**
+     * What the client offers and the user allows: files read and written through the editor, bash
+     * in its terminal, a permission request before write, edit and bash.
+     */
+    record Editor(boolean reads, boolean writes, boolean terminal, boolean ask) {}
+
     private final AgentSession session;
     private final AcpConnection connection;
     private final Path cwd;
@@ -46,21 +66,23 @@ final class AcpSession {
             this.requestId = requestId;
         }
     }
-    private final java.util.function.UnaryOperator<String> expand;
+    private final UnaryOperator<String> expand;
     private final String id;
 
-    /** @param expand turns a {@code /name args} prompt into its template or skill text (others unchanged) */
-    AcpSession(AgentSession session, AcpConnection connection, Path cwd, boolean notices, LongSupplier clock,
-            java.util.function.UnaryOperator<String> expand) {
-        this(session, connection, cwd, notices, clock, expand, null);
-    }
-
-    /** @param id the id the client knows it by (a stored session's listed id), or null for the session's own */
-    AcpSession(AgentSession session, AcpConnection connection, Path cwd, boolean notices, LongSupplier clock,
-            java.util.function.UnaryOperator<String> expand, String id) {
+    /**
+     * @param expand turns a {@code /name args} prompt into its template or skill text (others unchanged)
+     * @param id the id the client knows it by (a stored session's listed id), or null for the session's own
+     */
+    AcpSession(Opening opening, Editor editor, AcpConnection connection, Path cwd, boolean notices,
+            LongSupplier clock, UnaryOperator<String> expand, String id) throws IOException {
+        // The editor side asks for the id only when a tool runs, after this constructor.
+        EditorFiles files = new EditorFiles(connection, this::id, editor.reads(), editor.writes());
+        UnaryOperator<Tool> bash = editor.terminal() ? local -> new EditorTerminal(local, connection, this::id, cwd)
+                : UnaryOperator.identity();
+        EditorTools tools = new EditorTools(connection, this::id, cwd, editor.ask(), bash);
+        this.session = opening.open(files, tools::decorate);
         this.id = id != null ? id : session.sessionId();
         this.expand = expand;
-        this.session = session;
         this.connection = connection;
         this.cwd = cwd;
         this.notices = notices;
@@ -80,7 +102,7 @@ final class AcpSession {
         return session;
     }
 
-    com.fasterxml.jackson.databind.node.ArrayNode configOptions() {
+    ArrayNode configOptions() {
         return ConfigOptions.of(session.models().available(), session.models().current(),
                 session.models().thinkingLevel());
     }
@@ -159,7 +181,7 @@ final class AcpSession {
             return;
         }
         if (error != null) {
-            Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+            Throwable cause = error instanceof CompletionException && error.getCause() != null
                     ? error.getCause() : error;
             PromptFailure failure = cause instanceof PromptFailedException
                     ? PromptFailure.missingCredentials(cause.getMessage())
@@ -209,7 +231,7 @@ final class AcpSession {
     }
 
     /** {@code session/close} and connection end: stops the run; completes once the session is released. */
-    java.util.concurrent.CompletableFuture<Void> close() {
+    CompletableFuture<Void> close() {
         unsubscribe.run();
         cancel();
         return session.abort().handle((ignored, error) -> {

@@ -54,7 +54,7 @@ final class EditorFiles implements FileAccess {
 
     private JsonNode call(String method, ObjectNode params, CancellationToken cancel, Path file) throws IOException {
         try {
-            return EditorTools.await(connection.request(method, params), cancel);
+            return connection.call(method, params, cancel);
         } catch (AcpConnection.ClientError e) {
             throw new IOException("the editor refused (" + e.code + "): " + e.getMessage());
         } catch (IOException | RuntimeException e) {

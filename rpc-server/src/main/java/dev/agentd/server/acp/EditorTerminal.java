@@ -63,15 +63,14 @@ final class EditorTerminal implements Tool {
                 .put("outputByteLimit", OUTPUT_BYTE_LIMIT);
         create.putArray("args").add("-c").add(command.asText());
         create.putArray("env");
-        String terminalId = EditorTools.await(connection.request("terminal/create", create), cancel)
-                .path("terminalId").asText(null);
+        String terminalId = connection.call("terminal/create", create, cancel).path("terminalId").asText(null);
         if (terminalId == null) {
             return ToolResult.error("The editor did not create a terminal for the command");
         }
         try {
             JsonNode exit = waitForExit(terminalId, arguments.path("timeout").asDouble(0), cancel);
-            JsonNode output = EditorTools.await(connection.request("terminal/output", params()
-                    .put("terminalId", terminalId)), new CancellationToken());
+            JsonNode output = connection.call("terminal/output", params().put("terminalId", terminalId),
+                    new CancellationToken());
             return result(output.path("output").asText(""), output.path("truncated").asBoolean(false),
                     exit, cancel.isCancelled());
         } finally {

@@ -12,11 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * The built-in tools asking first (issue 16 §5), as decorators rather than forks: before a write,
@@ -24,8 +23,10 @@ import java.util.function.Supplier;
  * {@code acp.permissions} is {@code "allow"}; "allow always" is remembered per tool for the
  * session, but a target outside the project asks every time). The request shows the file a path
  * really names, with a note when a symbolic link leads elsewhere or out of the project
- * ({@link ToolTarget}). The wait runs on the tool's thread. The files themselves go through {@link EditorFiles};
- * bash goes through the editor's terminal ({@link EditorTerminal}) when the client offers one.
+ * ({@link ToolTarget}). The wait runs on the tool's thread. The files themselves go through
+ * {@code EditorFiles}; bash is first handed to {@code bash}, which puts it in the editor's terminal
+ * ({@code EditorTerminal}) when the client offers one: the session's wiring builds both, so this
+ * class and those it decorates know nothing of each other.
  */
 final class EditorTools {
     private static final Set<String> ASK_FIRST = Set.of("write", "edit", "bash");
@@ -34,12 +35,13 @@ final class EditorTools {
     private final Supplier<String> sessionId;
     private final Path cwd;
     private final boolean ask;
-    private final boolean terminal;
+    private final UnaryOperator<Tool> bash;
     private final Set<String> alwaysAllowed = ConcurrentHashMap.newKeySet();
 
-    /** @param terminal the client offers {@code terminal/*}: bash runs in the editor's terminal */
-    EditorTools(AcpConnection connection, Supplier<String> sessionId, Path cwd, boolean ask, boolean terminal) {
-        this.terminal = terminal;
+    /** @param bash what the local bash tool becomes (the editor's terminal, or itself) before permission wraps it */
+    EditorTools(AcpConnection connection, Supplier<String> sessionId, Path cwd, boolean ask,
+            UnaryOperator<Tool> bash) {
+        this.bash = bash;
         this.connection = connection;
         this.sessionId = sessionId;
         this.cwd = cwd;
@@ -49,24 +51,12 @@ final class EditorTools {
     List<Tool> decorate(List<Tool> tools) {
         List<Tool> decorated = new ArrayList<>();
         for (Tool tool : tools) {
-            if (terminal && tool.name().equals("bash")) {
-                tool = new EditorTerminal(tool, connection, sessionId, cwd);
+            if (tool.name().equals("bash")) {
+                tool = bash.apply(tool);
             }
             decorated.add(ask && ASK_FIRST.contains(tool.name()) ? new AskFirst(tool) : tool);
         }
         return decorated;
-    }
-
-    /** Waits for the client's answer; a cancelled run stops waiting. */
-    static JsonNode await(CompletableFuture<JsonNode> answer, CancellationToken cancel) throws Exception {
-        Runnable unregister = cancel.onCancel(() -> answer.cancel(false));
-        try {
-            return answer.get();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof Exception cause ? cause : e;
-        } finally {
-            unregister.run();
-        }
     }
 
     /** The user's yes or no before the call runs. */
@@ -106,8 +96,7 @@ final class EditorTools {
                 options.addObject().put("optionId", "allow_always").put("name", "Always allow " + name())
                         .put("kind", "allow_always");
                 options.addObject().put("optionId", "reject_once").put("name", "Reject").put("kind", "reject_once");
-                JsonNode outcome = await(connection.request("session/request_permission", params), cancel)
-                        .path("outcome");
+                JsonNode outcome = connection.call("session/request_permission", params, cancel).path("outcome");
                 String chosen = "selected".equals(outcome.path("outcome").asText())
                         ? outcome.path("optionId").asText() : "cancelled";
                 if (chosen.equals("allow_always")) {

@@ -10,13 +10,27 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * A stored conversation as the updates {@code session/load} replays (issue 16 §1): the user's
  * messages as {@code user_message_chunk}, replies as message and thought chunks, each tool call as
- * a {@code tool_call} and its result as the {@code tool_call_update} that finished it. Pure.
+ * a {@code tool_call} and its result as the {@code tool_call_update} that finished it. Pure. What
+ * is not replayed is listed; anything else fails loudly rather than vanish from the history.
  */
 final class HistoryReplay {
+    /** Messages without an ACP counterpart: context for the model, not transcript for the editor. */
+    static final Set<Class<? extends AgentMessage>> NOT_REPLAYED = Set.of(AgentMessage.BashExecution.class,
+            AgentMessage.CompactionSummary.class, AgentMessage.BranchSummary.class, AgentMessage.Custom.class,
+            AgentMessage.Unknown.class);
+    /** Blocks not shown, by where they stand: a user's message, a reply, a tool's result. */
+    static final Set<Class<? extends ContentBlock>> NOT_IN_USER_CHUNKS = Set.of(ContentBlock.Thinking.class,
+            ContentBlock.ToolCall.class, ContentBlock.Unknown.class);
+    static final Set<Class<? extends ContentBlock>> NOT_IN_REPLY_CHUNKS = Set.of(ContentBlock.Image.class,
+            ContentBlock.Unknown.class);
+    static final Set<Class<? extends ContentBlock>> NOT_IN_RESULTS = Set.of(ContentBlock.Image.class,
+            ContentBlock.Thinking.class, ContentBlock.ToolCall.class, ContentBlock.Unknown.class);
 
     private HistoryReplay() {}
 
@@ -30,32 +44,47 @@ final class HistoryReplay {
                 }
             } else if (message instanceof AgentMessage.Assistant reply) {
                 for (ContentBlock block : reply.content()) {
-                    if (block instanceof ContentBlock.Text text && !text.text().isEmpty()) {
-                        updates.add(chunk("agent_message_chunk", AcpJson.text(text.text())));
-                    } else if (block instanceof ContentBlock.Thinking thinking && thinking.thinking() != null
-                            && !thinking.thinking().isEmpty()) {
-                        updates.add(chunk("agent_thought_chunk", AcpJson.text(thinking.thinking())));
+                    if (block instanceof ContentBlock.Text text) {
+                        if (!text.text().isEmpty()) {
+                            updates.add(chunk("agent_message_chunk", AcpJson.text(text.text())));
+                        }
+                    } else if (block instanceof ContentBlock.Thinking thinking) {
+                        if (thinking.thinking() != null && !thinking.thinking().isEmpty()) {
+                            updates.add(chunk("agent_thought_chunk", AcpJson.text(thinking.thinking())));
+                        }
                     } else if (block instanceof ContentBlock.ToolCall call) {
                         calls.put(call.id(), call);
                         updates.add(toolCall(call, cwd));
+                    } else {
+                        skip(block, NOT_IN_REPLY_CHUNKS);
                     }
                 }
             } else if (message instanceof AgentMessage.ToolResult result) {
                 updates.add(toolResult(result, calls.get(result.toolCallId()), cwd));
+            } else if (!NOT_REPLAYED.contains(message.getClass())) {
+                throw new IllegalStateException("unhandled stored message: " + message.getClass().getSimpleName());
             }
         }
         return updates;
     }
 
-    private static java.util.Optional<ObjectNode> content(ContentBlock block) {
+    private static Optional<ObjectNode> content(ContentBlock block) {
         if (block instanceof ContentBlock.Text text) {
-            return java.util.Optional.of(AcpJson.text(text.text()));
+            return Optional.of(AcpJson.text(text.text()));
         }
         if (block instanceof ContentBlock.Image image) {
-            return java.util.Optional.of(AcpJson.object().put("type", "image").put("data", image.data())
+            return Optional.of(AcpJson.object().put("type", "image").put("data", image.data())
                     .put("mimeType", image.mimeType()));
         }
-        return java.util.Optional.empty();
+        skip(block, NOT_IN_USER_CHUNKS);
+        return Optional.empty();
+    }
+
+    /** A block not shown here must be listed as such: a new kind of block is never lost unnoticed. */
+    static void skip(ContentBlock block, Set<Class<? extends ContentBlock>> notShown) {
+        if (!notShown.contains(block.getClass())) {
+            throw new IllegalStateException("unhandled content block: " + block.getClass().getSimpleName());
+        }
     }
 
     private static ObjectNode chunk(String kind, ObjectNode content) {
@@ -88,6 +117,8 @@ final class HistoryReplay {
         for (ContentBlock block : result.content()) {
             if (block instanceof ContentBlock.Text text) {
                 content.add(AcpJson.object().put("type", "content").set("content", AcpJson.text(text.text())));
+            } else {
+                skip(block, NOT_IN_RESULTS);
             }
         }
         update.set("content", content);

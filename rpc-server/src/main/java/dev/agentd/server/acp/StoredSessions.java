@@ -24,7 +24,7 @@ final class StoredSessions {
         /** The live session the client knows as {@code sessionId}, or null. */
         AcpSession live(String sessionId);
 
-        /** Opens {@code stored} and registers it under its listed id; throws {@link AcpMode.Failed}. */
+        /** Opens {@code stored} and registers it under its listed id; throws {@link RequestFailed}. */
         AcpSession open(JsonNode params, SessionOpener.Stored stored);
 
         /** Starts forwarding its events, after its answer is written. */
@@ -72,7 +72,7 @@ final class StoredSessions {
                 // By listed id, so by file: each id names one file (SessionOpener#stored).
                 var matches = opener.stored(cwd).stream().filter(s -> s.sessionId().equals(sessionId)).toList();
                 if (matches.size() != 1) {
-                    throw new AcpMode.Failed(-32002, "Resource not found: session '" + sessionId + "'");
+                    throw new RequestFailed(-32002, "Resource not found: session '" + sessionId + "'");
                 }
                 session = host.open(params, matches.get(0));
             }
@@ -105,7 +105,7 @@ final class StoredSessions {
             worker.execute(() -> {
                 try {
                     work.run();
-                } catch (AcpMode.Failed e) {
+                } catch (RequestFailed e) {
                     if (id != null) {
                         connection.error(id, e.code, e.getMessage(), null);
                     }

@@ -3,6 +3,7 @@ package dev.agentd.server.acp;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -138,7 +139,7 @@ final class ToolCalls {
         return ToolTarget.of(path, cwd).map(target -> target.location().toString()).orElseGet(() -> {
             try {
                 return cwd.resolve(path).normalize().toString();
-            } catch (java.nio.file.InvalidPathException e) {
+            } catch (InvalidPathException e) {
                 return path; // the tool refuses it too
             }
         });

@@ -12,6 +12,7 @@ import dev.agentd.protocol.message.Usage;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -19,10 +20,25 @@ import java.util.function.Supplier;
  * The one place where session events become ACP {@code session/update} payloads (issue 16 §2, §3).
  * Pure: the event and a {@link View} of the session in, the updates out, in the order they are to
  * be sent. Only kinds of the stable v1 schema are produced: a client rejects unknown ones, so an
- * event without a counterpart maps to nothing.
+ * event without a counterpart maps to nothing — but only one listed in {@link #NO_COUNTERPART}: any
+ * other unmapped event fails loudly, so a new event type is never dropped unnoticed.
  */
 public final class UpdateMapper {
     private static final int MAX_NOTICE_DETAIL_CHARS = 200;
+
+    /** The session events that have no ACP counterpart: deliberately not sent. */
+    static final Set<Class<? extends AgentEvent>> NO_COUNTERPART = Set.of(AgentEvent.Ready.class,
+            AgentEvent.AgentStart.class, AgentEvent.AgentEnd.class, AgentEvent.TurnStart.class,
+            AgentEvent.TurnEnd.class, AgentEvent.MessageStart.class, AgentEvent.AutoRetryEnd.class,
+            AgentEvent.CompactionStart.class,
+            AgentEvent.CompactionEnd.class, AgentEvent.QueueUpdate.class, AgentEvent.RetryFallbackSucceeded.class,
+            AgentEvent.RetryFallbackReverted.class, AgentEvent.RetryFallbackExhausted.class,
+            AgentEvent.RetryProbeScheduled.class, AgentEvent.RetryProbeResult.class,
+            AgentEvent.FallbackCircuitOpened.class, AgentEvent.FallbackCircuitClosed.class, AgentEvent.Unknown.class);
+
+    /** Tool output blocks a tool-call update cannot show (tools produce text and images). */
+    static final Set<Class<? extends ContentBlock>> NOT_TOOL_OUTPUT = Set.of(ContentBlock.Thinking.class,
+            ContentBlock.ToolCall.class, ContentBlock.Unknown.class);
 
     /**
      * What the mapping needs besides the event.
@@ -39,19 +55,28 @@ public final class UpdateMapper {
     private UpdateMapper() {}
 
     public static List<ObjectNode> map(AgentEvent event, View view) {
+        return map(event, view, NO_COUNTERPART);
+    }
+
+    /** As above, with {@code ignored} the events that map to nothing (a test passes fewer). */
+    static List<ObjectNode> map(AgentEvent event, View view, Set<Class<? extends AgentEvent>> ignored) {
+        if (ignored.contains(event.getClass())) {
+            return List.of();
+        }
         if (event instanceof AgentEvent.MessageUpdate update) {
             return streamed(update.assistantMessageEvent(), view);
         }
-        if (event instanceof AgentEvent.MessageEnd end && end.message() instanceof AgentMessage.Assistant reply) {
-            return List.of(usage(reply.usage(), view.contextWindow()));
+        if (event instanceof AgentEvent.MessageEnd end) { // a user's or a tool result's end has no counterpart
+            return end.message() instanceof AgentMessage.Assistant reply
+                    ? List.of(usage(reply.usage(), view.contextWindow())) : List.of();
         }
         if (event instanceof AgentEvent.ToolExecutionStart start) {
             return List.of(AcpJson.update("tool_call_update").put("toolCallId", start.toolCallId())
                     .put("status", "in_progress"));
         }
-        if (event instanceof AgentEvent.ToolExecutionUpdate running && running.partialResult() != null) {
-            return List.of(AcpJson.update("tool_call_update").put("toolCallId", running.toolCallId())
-                    .set("content", outputContent(running.partialResult())));
+        if (event instanceof AgentEvent.ToolExecutionUpdate running) {
+            return running.partialResult() == null ? List.of() : List.of(AcpJson.update("tool_call_update")
+                    .put("toolCallId", running.toolCallId()).set("content", outputContent(running.partialResult())));
         }
         if (event instanceof AgentEvent.ToolExecutionEnd end) {
             return List.of(toolEnd(end, view));
@@ -74,7 +99,7 @@ public final class UpdateMapper {
             }
             return List.of(update);
         }
-        return List.of();
+        throw new IllegalStateException("unhandled session event: " + event.getClass().getSimpleName());
     }
 
     /** {@code config_option_update}: the full option state (ACP sends all options, not a diff). */
@@ -140,6 +165,8 @@ public final class UpdateMapper {
             } else if (block instanceof ContentBlock.Image image) {
                 content.add(AcpJson.object().put("type", "content").set("content", AcpJson.object()
                         .put("type", "image").put("data", image.data()).put("mimeType", image.mimeType())));
+            } else if (!NOT_TOOL_OUTPUT.contains(block.getClass())) {
+                throw new IllegalStateException("unhandled tool output block: " + block.getClass().getSimpleName());
             }
         }
         return content;

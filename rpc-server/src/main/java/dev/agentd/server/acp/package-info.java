@@ -4,9 +4,9 @@
  * place where session events become {@code session/update}s and {@code PromptFailure} the one
  * where failures become JSON-RPC errors; {@code EditorTools} routes writes to the editor and asks
  * permission. The sessions come from a {@code SessionOpener} the daemon's wiring implements.
- * May import {@code protocol}, {@code session}, {@code rpc} (its framing and writer),
- * {@code recovery} (the error classifier), {@code ai.ErrorTypes}, {@code ai.ToolDefinition},
- * {@code tools}, {@code commands} (prompt templates and skills as slash commands), {@code runtime}
- * and records.
+ * May import {@code protocol}, {@code session}, {@code wire} (the framing and writer the pi
+ * dialects use too; nothing of theirs), {@code recovery} (the error classifier),
+ * {@code ai.ErrorTypes}, {@code ai.ToolDefinition}, {@code tools}, {@code commands} (prompt
+ * templates and skills as slash commands), {@code runtime} and records.
  */
 package dev.agentd.server.acp;

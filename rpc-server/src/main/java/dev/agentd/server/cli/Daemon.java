@@ -1,7 +1,6 @@
 package dev.agentd.server.cli;
 
 import dev.agentd.protocol.command.FauxStep;
-import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.jsonl.JsonlReader;
 import dev.agentd.protocol.model.Model;
@@ -27,22 +26,20 @@ import dev.agentd.server.fallback.FallbackSettings;
 import dev.agentd.server.fallback.NdjsonFallbackLog;
 import dev.agentd.server.fallback.control.FallbackServices;
 import dev.agentd.server.rpc.CommandRouter;
-import dev.agentd.server.rpc.JsonRpcMode;
+import dev.agentd.server.rpc.PiDialect;
 import dev.agentd.server.rpc.PiExtras;
-import dev.agentd.server.rpc.ProtocolMode;
-import dev.agentd.server.rpc.RpcMode;
-import dev.agentd.server.rpc.RpcOutput;
 import dev.agentd.server.runtime.OutputBackpressure;
 import dev.agentd.server.runtime.SystemScheduler;
 import dev.agentd.server.session.AgentSession;
 import dev.agentd.server.sessions.SessionFile;
-import dev.agentd.server.sessions.SessionLockedException;
 import dev.agentd.server.sessions.SessionPaths;
-import dev.agentd.server.sessions.SessionTooLargeException;
 import dev.agentd.server.state.SharedState;
 import dev.agentd.server.tools.ToolEnvironment;
 import dev.agentd.server.tools.ToolRegistry;
 import dev.agentd.server.tools.Tools;
+import dev.agentd.server.wire.OutputWaits;
+import dev.agentd.server.wire.ProtocolMode;
+import dev.agentd.server.wire.RpcOutput;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -53,18 +50,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The impure wiring, in one place: reads the environment and files, builds the object graph,
- * announces {@code ready}, serves stdin until EOF or SIGTERM, and shuts down in order (abort the
- * run, let the session settle, exit 0).
+ * The impure wiring, in one place: reads the environment and files, builds the object graph (the
+ * pi dialects' session only for them: {@link PiSession}), announces {@code ready} (pi dialects),
+ * serves stdin until EOF or SIGTERM, and shuts down in order (abort the run, let the session
+ * settle, exit 0).
  */
 public final class Daemon {
     private static final Logger LOG = LoggerFactory.getLogger(Daemon.class);
@@ -74,9 +69,9 @@ public final class Daemon {
     private final CliOptions options;
     private final InputStream in;
     private final SystemScheduler scheduler;
-    private final AgentSession session;
+    /** The pi dialects' session; null with {@code --mode acp}, whose editor opens the sessions. */
+    private final PiSession pi;
     private final RpcOutput output;
-    private final CommandRouter router;
     private final SharedState sharedState;
     private final AtomicBoolean shuttingDown = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -84,15 +79,14 @@ public final class Daemon {
     private SessionFactory sessions;
     private SlashCommands slashCommands = SlashCommands.none();
 
-    private Daemon(CliOptions options, InputStream in, SystemScheduler scheduler, AgentSession session,
-            RpcOutput output, CommandRouter router, SharedState sharedState) {
+    private Daemon(CliOptions options, InputStream in, SystemScheduler scheduler, PiSession pi, RpcOutput output,
+            SharedState sharedState) {
         this.options = options;
         this.sharedState = sharedState;
         this.in = in;
         this.scheduler = scheduler;
-        this.session = session;
+        this.pi = pi;
         this.output = output;
-        this.router = router;
     }
 
     /** Builds everything from the command line, the environment and the agent directory. */
@@ -158,7 +152,12 @@ public final class Daemon {
         SessionPaths sessionPaths = options.noSession() ? null
                 : options.sessionDir() != null ? SessionPaths.flat(options.sessionDir().toAbsolutePath())
                 : new SessionPaths(dirs.sessionsDir());
-        SessionFile sessionFile = openSession(options, sessionPaths, cwd, scheduler, warnings);
+        boolean acp = options.mode().equals("acp");
+        if (acp && (options.continueSession() || options.sessionFile() != null)) {
+            LOG.warn("--continue and --session choose the rpc dialects' session; in acp mode the editor opens "
+                    + "sessions (session/load, session/resume)");
+        }
+        SessionFile sessionFile = acp ? null : PiSession.openFile(options, sessionPaths, cwd, scheduler, warnings);
         StartupTrace.mark("tools+session-file");
 
         ModelRegistry.Selection selection = chooseModel(options, models, providers, auth, settings.current(),
@@ -175,20 +174,25 @@ public final class Daemon {
         FallbackServices fallback = fallbackServices(options, env, dirs, settings, models, sharedState);
         SessionFactory sessions = new SessionFactory(models, providers, auth, settings, scheduler, toolNames,
                 sessionPaths, fallback, selection.model(), thinking, options.updates());
-        AgentSession session = sessions.create(cwd, sessionFile, tools);
         Daemon[] self = new Daemon[1];
         // Off the writing thread: that is often the run thread, and shutdown() waits for the run to stop.
         RpcOutput output = RpcOutput.queued(out, Json::mapper, RpcOutput.DEFAULT_CAPACITY,
                 () -> self[0].shutdownInBackground("agentd-stdout-closed"),
-                new RpcOutput.Waits(backpressure::waiting, backpressure::resumed));
+                new OutputWaits(backpressure::waiting, backpressure::resumed));
         SlashCommands slashCommands = new SlashCommands(dirs.agentDir(), dirs.projectDir());
-        CommandRouter router = new CommandRouter(session, script, new PiExtras(slashCommands, cwd));
+        PiSession pi = null;
+        if (!acp) {
+            AgentSession session = sessions.create(cwd, sessionFile, tools);
+            pi = new PiSession(session, new CommandRouter(session, script, new PiExtras(slashCommands, cwd)));
+        }
         StartupTrace.mark("session+router");
-        self[0] = new Daemon(options, in, scheduler, session, output, router, sharedState);
+        self[0] = new Daemon(options, in, scheduler, pi, output, sharedState);
         self[0].sessions = sessions;
         self[0].slashCommands = slashCommands;
         self[0].warnings = warnings.list();
-        session.reportStartupWarnings(self[0].warnings);
+        if (pi != null) {
+            pi.reportStartupWarnings(self[0].warnings);
+        }
         return self[0];
     }
 
@@ -217,9 +221,6 @@ public final class Daemon {
     public int serve() {
         installSigtermHandler();
         ProtocolMode mode = protocolMode();
-        session.subscribe(mode::emit);
-        session.subscribe(DecisionLog::onEvent);
-        mode.emit(new AgentEvent.Ready(Version.current(), options.mode(), session.models().current(), warnings));
         StartupTrace.mark("ready");
         CodecWarmup.start(); // after ready: the first get_state answer needs no mapper
         Thread reader = new Thread(() -> {
@@ -246,33 +247,25 @@ public final class Daemon {
         return 0;
     }
 
-    /** The dialect chosen with {@code --mode}. */
+    /** The dialect chosen with {@code --mode}; a pi dialect has announced {@code ready} when this returns. */
     private ProtocolMode protocolMode() {
-        if (options.mode().equals("acp")) {
-            return new AcpMode(in, output, sessions, JsonlReader.DEFAULT_MAX_LINE_BYTES, Version.current(),
-                    slashCommands);
+        if (pi == null) {
+            return new AcpMode(in, output, sessions, scheduler, JsonlReader.DEFAULT_MAX_LINE_BYTES,
+                    Version.current(), slashCommands);
         }
-        if (options.mode().equals("jsonrpc")) {
-            return new JsonRpcMode(in, output, router, JsonlReader.DEFAULT_MAX_LINE_BYTES);
-        }
-        return new RpcMode(in, output, router, JsonlReader.DEFAULT_MAX_LINE_BYTES);
+        PiDialect dialect = pi.dialect(options.mode(), in, output);
+        pi.announce(dialect, options.mode(), warnings);
+        return dialect;
     }
 
-    /** Aborts the run, waits for the session to settle (bounded), and releases {@link #serve()}. */
+    /** Aborts the pi session's run, waits for it to settle (bounded), and releases {@link #serve()}. */
     private void shutdown() {
         if (!shuttingDown.compareAndSet(false, true)) {
             return;
         }
-        try {
-            session.abort().get(SHUTDOWN_GRACE_MS, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            LOG.warn("the run did not stop within {} ms; exiting anyway", SHUTDOWN_GRACE_MS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException e) {
-            LOG.warn("abort failed during shutdown: {}", e.getCause().toString());
+        if (pi != null) {
+            pi.stop(SHUTDOWN_GRACE_MS);
         }
-        session.close();
         sharedState.close();
         scheduler.close();
         stopped.countDown();
@@ -341,64 +334,6 @@ public final class Daemon {
         }
         LOG.info("no credential found; using the embedded faux model {}", FauxModels.FAUX_1.selector());
         return new ModelRegistry.Selection(FauxModels.FAUX_1, null);
-    }
-
-    /**
-     * {@code --session FILE} (opened, or started there), {@code --continue} (latest of the cwd), else
-     * new. {@code --session} on a file it cannot take (another process writes it, too large) stops
-     * start-up with what to do; {@code --continue} then goes on in a copy of the locked session, or
-     * in a new session when the latest is too large, with a ready warning saying so.
-     */
-    private static SessionFile openSession(CliOptions options, SessionPaths paths, Path cwd, SystemScheduler clock,
-            StartupWarnings warnings) throws CliOptions.UsageException, IOException {
-        if (options.sessionFile() != null) {
-            Path file = options.sessionFile().toAbsolutePath();
-            if (java.nio.file.Files.exists(file)) {
-                try {
-                    return SessionFile.load(file, clock::now);
-                } catch (SessionLockedException e) {
-                    throw new CliOptions.UsageException("--session: " + e.getMessage()
-                            + "; close it there first, or start without --session");
-                } catch (SessionTooLargeException e) {
-                    throw new CliOptions.UsageException("--session: " + e.getMessage()
-                            + "; start without --session for a new session (the file is left as it is)");
-                } catch (IOException e) {
-                    throw new CliOptions.UsageException("--session: " + e.getMessage());
-                }
-            }
-            return SessionFile.create(file, cwd.toString(), null, clock::now);
-        }
-        SessionFile fresh = SessionFile.create(paths == null ? null : paths.newFile(cwd, clock.now()), cwd.toString(),
-                null, clock::now);
-        if (options.continueSession() && paths != null) {
-            Optional<Path> latest = paths.latest(cwd);
-            if (latest.isPresent()) {
-                try {
-                    return SessionFile.load(latest.get(), clock::now);
-                } catch (SessionLockedException e) {
-                    try {
-                        SessionFile copy = SessionFile.readForCopy(latest.get(), clock::now).cloneBranch(fresh.path());
-                        copy.flushIfPending();
-                        warn(warnings, "--continue: " + e.getMessage() + "; continuing in a copy of it: " + copy.path());
-                        return copy;
-                    } catch (IOException unreadable) {
-                        warn(warnings, "--continue: " + e.getMessage() + " and cannot be copied ("
-                                + unreadable.getMessage() + "); starting a new session");
-                        return fresh;
-                    }
-                } catch (SessionTooLargeException e) {
-                    warn(warnings, "--continue: " + e.getMessage() + "; starting a new session (the file is left as it is)");
-                    return fresh;
-                }
-            }
-            LOG.info("no previous session for {}; starting a new one", cwd);
-        }
-        return fresh;
-    }
-
-    private static void warn(StartupWarnings warnings, String warning) {
-        LOG.warn(warning);
-        warnings.add(warning);
     }
 
     private static long parseLong(String text, long fallback) {

@@ -1,5 +1,6 @@
 package dev.agentd.server.rpc;
 
+import dev.agentd.server.wire.JsonRpcReply;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;

@@ -110,7 +110,7 @@ public final class CommandRouter {
         on(Command.AbortRetry.class, c -> run(session::abortRetry));
         on(Command.NewSession.class, c -> session.newSession(c.parentSession())
                 .thenApply(v -> new Results.Cancelled(false)));
-        on(Command.SwitchSession.class, c -> session.switchSession(java.nio.file.Path.of(c.sessionPath()))
+        on(Command.SwitchSession.class, c -> session.switchSession(Path.of(c.sessionPath()))
                 .thenApply(v -> new Results.Cancelled(false)));
         on(Command.Fork.class, c -> session.fork(c.entryId()).thenApply(text -> new Results.Fork(text, false)));
         on(Command.GetForkMessages.class, c -> done(new Results.ForkMessages(session.forkMessages())));

@@ -7,6 +7,9 @@ import com.googlecode.jsonrpc4j.JsonResponse;
 import com.googlecode.jsonrpc4j.JsonRpcBasicServer;
 import dev.agentd.protocol.command.CommandCodec;
 import dev.agentd.protocol.json.Json;
+import dev.agentd.server.wire.JsonRpcError;
+import dev.agentd.server.wire.JsonRpcReply;
+import dev.agentd.server.wire.RpcOutput;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -131,10 +134,11 @@ final class JsonRpcDispatcher extends JsonRpcBasicServer {
             CommandCodec.Result decoded = CommandCodec.decode(exchange.idText(), method.getName(), params);
             if (decoded instanceof CommandCodec.Rejected rejected) {
                 throw new InvalidParamsException(rejected.error());
+            } else if (decoded instanceof CommandCodec.Decoded command) {
+                router.dispatch(command.id(), command.command(), exchange::onResponse);
+                return null;
             }
-            CommandCodec.Decoded command = (CommandCodec.Decoded) decoded;
-            router.dispatch(command.id(), command.command(), exchange::onResponse);
-            return null;
+            throw new IllegalStateException("unhandled decoding: " + decoded.getClass().getSimpleName());
         }
     }
 

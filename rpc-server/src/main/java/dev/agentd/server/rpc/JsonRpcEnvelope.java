@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.json.JsonKinds;
+import dev.agentd.server.wire.JsonRpcError;
+import dev.agentd.server.wire.JsonRpcReply;
 
 /**
  * Checks one JSON-RPC 2.0 request object (SPEC §3.7) before anything is dispatched. agentd does

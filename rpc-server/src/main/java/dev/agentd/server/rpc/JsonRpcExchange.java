@@ -2,6 +2,8 @@ package dev.agentd.server.rpc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.response.Response;
+import dev.agentd.server.wire.JsonRpcError;
+import dev.agentd.server.wire.JsonRpcReply;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;

@@ -4,6 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.server.wire.CommandLines;
+import dev.agentd.server.wire.JsonRpcError;
+import dev.agentd.server.wire.JsonRpcNotification;
+import dev.agentd.server.wire.JsonRpcReply;
+import dev.agentd.server.wire.RpcOutput;
 import java.io.InputStream;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -11,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The JSON-RPC 2.0 dialect (SPEC §3.7) over the rpc dialect's framing: one request, notification
+ * The JSON-RPC 2.0 dialect (SPEC §3.7) over the shared framing: one request, notification
  * or batch per line, read in order on the calling thread. Each line is parsed once; envelopes are
  * checked here ({@link JsonRpcEnvelope}: -32700 and -32600 are written by agentd), calls go to
  * jsonrpc4j for dispatch ({@link JsonRpcDispatcher}) and on to the shared {@link CommandRouter}.
@@ -19,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * reader never waits for a run. Events are {@code event} notifications. Every record goes through
  * the one {@link RpcOutput}.
  */
-public final class JsonRpcMode implements ProtocolMode {
+public final class JsonRpcMode implements PiDialect {
     private static final Logger LOG = LoggerFactory.getLogger(JsonRpcMode.class);
 
     private final InputStream in;
@@ -92,6 +97,8 @@ public final class JsonRpcMode implements ProtocolMode {
         } else if (checked instanceof JsonRpcEnvelope.Call call) {
             Consumer<JsonRpcReply> reply = call.notification() ? null : replyTo.get();
             dispatcher.dispatch(new JsonRpcExchange(call, reply));
+        } else {
+            throw new IllegalStateException("unhandled envelope: " + checked.getClass().getSimpleName());
         }
     }
 }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.command.CommandCodec;
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.response.Response;
+import dev.agentd.server.wire.CommandLines;
+import dev.agentd.server.wire.RpcOutput;
 import java.io.InputStream;
 
 /**
@@ -12,7 +14,7 @@ import java.io.InputStream;
  * ones (abort, new_session) asynchronously — the reader never waits for a run. Every malformed
  * input gets a response and the loop goes on; only end of input stops it.
  */
-public final class RpcMode implements ProtocolMode {
+public final class RpcMode implements PiDialect {
 
     private final InputStream in;
     private final RpcOutput out;
@@ -78,6 +80,8 @@ public final class RpcMode implements ProtocolMode {
             out.write(IdEcho.answer(Response.failure(rejected.id(), rejected.command(), rejected.error()), id));
         } else if (result instanceof CommandCodec.Decoded decoded) {
             router.dispatch(decoded.id(), decoded.command(), response -> out.write(IdEcho.answer(response, id)));
+        } else {
+            throw new IllegalStateException("unhandled decoding: " + result.getClass().getSimpleName());
         }
     }
 }

@@ -7,11 +7,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.jsonl.JsonlWriter;
 import dev.agentd.server.commands.SlashCommands;
-import dev.agentd.server.rpc.RpcOutput;
 import dev.agentd.server.session.AgentSession;
+import dev.agentd.server.testing.FakeScheduler;
 import dev.agentd.server.testing.SessionHarness;
 import dev.agentd.server.tools.FileAccess;
 import dev.agentd.server.tools.Tool;
+import dev.agentd.server.wire.RpcOutput;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -62,7 +63,7 @@ class AcpModeTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         byte[] input = (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8);
         new AcpMode(new ByteArrayInputStream(input), new RpcOutput(new JsonlWriter(out, Json.mapper()), () -> { }),
-                opener, 1 << 20, "test", commands).serve();
+                opener, new FakeScheduler(), 1 << 20, "test", commands).serve();
         harnesses.forEach(SessionHarness::close);
         List<JsonNode> written = new ArrayList<>();
         for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {

@@ -7,12 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.jsonl.JsonlWriter;
-import dev.agentd.server.rpc.RpcOutput;
 import dev.agentd.server.session.AgentSession;
+import dev.agentd.server.testing.FakeScheduler;
 import dev.agentd.server.testing.SessionHarness;
 import dev.agentd.server.testing.Waits;
 import dev.agentd.server.tools.FileAccess;
 import dev.agentd.server.tools.Tool;
+import dev.agentd.server.wire.RpcOutput;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -101,7 +102,7 @@ class AcpStoredSessionsTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         byte[] input = (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8);
         new AcpMode(new ByteArrayInputStream(input), new RpcOutput(new JsonlWriter(out, Json.mapper()), () -> { }),
-                opener, 1 << 20, "test").serve();
+                opener, new FakeScheduler(), 1 << 20, "test").serve();
         return parse(out);
     }
 
@@ -118,7 +119,7 @@ class AcpStoredSessionsTest {
         Piped() throws IOException {
             PipedInputStream in = new PipedInputStream(client, 1 << 16);
             reader = new Thread(() -> new AcpMode(in, new RpcOutput(new JsonlWriter(out, Json.mapper()), () -> { }),
-                    opener, 1 << 20, "test").serve(), "test-acp-reader");
+                    opener, new FakeScheduler(), 1 << 20, "test").serve(), "test-acp-reader");
             reader.start();
             client.write((newSession() + "\n").getBytes(StandardCharsets.UTF_8));
             client.flush();

@@ -7,11 +7,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.jsonl.JsonlWriter;
 import dev.agentd.server.ai.ToolDefinition;
-import dev.agentd.server.rpc.RpcOutput;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.testing.Waits;
 import dev.agentd.server.tools.Tool;
 import dev.agentd.server.tools.ToolResult;
+import dev.agentd.server.wire.RpcOutput;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,7 +68,7 @@ class EditorToolsTest {
                 return ToolResult.text("wrote");
             }
         };
-        Tool asking = new EditorTools(connection, () -> "s1", project, true, false).decorate(List.of(write)).get(0);
+        Tool asking = new EditorTools(connection, () -> "s1", project, true, UnaryOperator.identity()).decorate(List.of(write)).get(0);
 
         CompletableFuture<ToolResult> first = run(asking, "{\"path\":\"a.txt\",\"content\":\"x\"}");
         JsonNode request = Waits.await().until(() -> requests(out), list -> list.size() == 1).get(0);

@@ -1,14 +1,19 @@
 package dev.agentd.server.acp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.ContentBlock;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.message.Usage;
+import dev.agentd.server.testing.SealedCases;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** A stored conversation → the updates session/load replays, in order. */
@@ -40,5 +45,32 @@ class HistoryReplayTest {
         assertEquals("diff", finished.path("content").path(0).path("type").asText());
         assertEquals("done", finished.path("content").path(1).path("content").path("text").asText());
         assertEquals("failed", updates.get(6).path("status").asText());
+    }
+
+    /** Exhaustive (issue 23): each stored message and block kind is replayed, or listed as not. */
+    @Test
+    void everyMessageAndBlockKindIsReplayedOrListedAsNot() {
+        Set<Class<?>> replayed = Set.of(AgentMessage.User.class, AgentMessage.Assistant.class,
+                AgentMessage.ToolResult.class);
+        for (Class<?> type : SealedCases.permitted(AgentMessage.class)) {
+            assertTrue(replayed.contains(type) ^ HistoryReplay.NOT_REPLAYED.contains(type), type.getSimpleName());
+        }
+        Map<Set<Class<? extends ContentBlock>>, Set<Class<?>>> shown = Map.of(
+                HistoryReplay.NOT_IN_USER_CHUNKS, Set.of(ContentBlock.Text.class, ContentBlock.Image.class),
+                HistoryReplay.NOT_IN_REPLY_CHUNKS, Set.of(ContentBlock.Text.class, ContentBlock.Thinking.class,
+                        ContentBlock.ToolCall.class),
+                HistoryReplay.NOT_IN_RESULTS, Set.of(ContentBlock.Text.class));
+        shown.forEach((notShown, handled) -> {
+            for (Class<?> type : SealedCases.permitted(ContentBlock.class)) {
+                assertTrue(handled.contains(type) ^ notShown.contains(type), type.getSimpleName());
+            }
+        });
+    }
+
+    @Test
+    void aBlockNeitherShownNorListedFailsLoudly() {
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> HistoryReplay.skip(new ContentBlock.Image("AA==", "image/png"), Set.of()));
+        assertEquals("unhandled content block: Image", e.getMessage());
     }
 }

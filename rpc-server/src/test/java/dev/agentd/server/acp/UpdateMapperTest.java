@@ -1,6 +1,7 @@
 package dev.agentd.server.acp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,6 +15,7 @@ import dev.agentd.protocol.message.ContentBlock;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.message.Usage;
 import dev.agentd.protocol.model.ThinkingLevel;
+import dev.agentd.server.testing.SealedCases;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -185,6 +187,34 @@ class UpdateMapperTest {
                 new AgentEvent.FallbackCircuitOpened("faux/a", 1, null), new AgentEvent.FallbackCircuitClosed("faux/a"));
         for (AgentEvent event : silent) {
             assertEquals(List.of(), map(event), event.toString());
+        }
+    }
+
+    /** Exhaustive (issue 23): each event kind is mapped, or listed as having no counterpart. */
+    @Test
+    void everyEventKindIsMappedOrListedAsHavingNoCounterpart() throws ReflectiveOperationException {
+        for (AgentEvent event : SealedCases.instances(AgentEvent.class)) {
+            if (UpdateMapper.NO_COUNTERPART.contains(event.getClass())) {
+                assertEquals(List.of(), UpdateMapper.map(event, view(true)), event.type());
+            } else {
+                map(event); // throws "unhandled session event" when neither mapped nor listed
+            }
+        }
+    }
+
+    @Test
+    void anEventNeitherMappedNorListedFailsLoudly() {
+        AgentEvent.QueueUpdate queue = new AgentEvent.QueueUpdate(List.of(), List.of());
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> UpdateMapper.map(queue, view(true), Set.of()));
+        assertEquals("unhandled session event: QueueUpdate", e.getMessage());
+    }
+
+    @Test
+    void everyToolOutputBlockIsShownOrListedAsNotToolOutput() {
+        for (Class<?> type : SealedCases.permitted(ContentBlock.class)) {
+            assertTrue(type == ContentBlock.Text.class || type == ContentBlock.Image.class
+                    || UpdateMapper.NOT_TOOL_OUTPUT.contains(type), type.getSimpleName());
         }
     }
 }

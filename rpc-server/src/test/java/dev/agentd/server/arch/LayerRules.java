@@ -43,15 +43,17 @@ final class LayerRules {
         t.put("cli", List.of(PROTOCOL, "rpc", "session", "agent", "ai..", "recovery", "compaction",
                 "fallback", "fallback.control", "config", "auth", "tools", "sessions", "runtime", "commands", "export",
                 "state",
-                "state.redis", "acp"));
+                "state.redis", "acp", "wire"));
         // rpc reads the values session's API returns (records such as RetryConfig) but calls no
         // service below session; faux_enqueue feeds the daemon-wide faux script, not session state.
-        t.put("rpc", List.of(PROTOCOL, "session", RECORDS, "ai.faux.FauxScript", "commands", "export",
+        t.put("rpc", List.of(PROTOCOL, "wire", "session", RECORDS, "ai.faux.FauxScript", "commands", "export",
                 "fallback.control.FallbackCommands"));
         t.put("session", List.of(PROTOCOL, "agent", "ai..", "recovery", "compaction", "fallback.control", "config",
                 "auth", "tools", "sessions", "runtime"));
-        t.put("acp", List.of(PROTOCOL, "session", "rpc", "recovery", "ai.ErrorTypes", "ai.ToolDefinition", "tools",
+        t.put("acp", List.of(PROTOCOL, "wire", "session", "recovery", "ai.ErrorTypes", "ai.ToolDefinition", "tools",
                 "commands", "runtime", RECORDS));
+        // What both dialect families share: framing, the stdout writer, JSON-RPC 2.0's envelope records.
+        t.put("wire", List.of(PROTOCOL));
         t.put("agent", List.of(PROTOCOL, "ai", "tools", "runtime"));
         t.put("ai", List.of(PROTOCOL, "runtime"));
         t.put("ai.sse", List.of());

@@ -2,6 +2,7 @@ package dev.agentd.server.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,6 +11,8 @@ import dev.agentd.protocol.message.ContentBlock;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.message.Usage;
 import dev.agentd.server.sessions.SessionFile;
+import dev.agentd.server.sessions.SessionLock;
+import dev.agentd.server.sessions.SessionLockedException;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -204,6 +207,29 @@ class AcpSessionsIT {
                 next++;
             }
             assertEquals(Set.of("original", "copied"), texts, "each id loads its own file");
+        }
+    }
+
+    /** W7: --continue chooses the pi dialects' session; in acp mode no file is taken until the editor asks. */
+    @Test
+    void acpModeTakesNoSessionFileBeforeTheEditorAsksForOne() throws Exception {
+        Path agent = Files.createDirectories(dir.resolve("agent"));
+        Path work = Files.createDirectories(dir.resolve("work")).toRealPath();
+        SessionFile latest = SessionFile.create(Files.createDirectories(sessionsOf(agent, work))
+                .resolve("2026-01-01T00-00-00-000Z_a.jsonl"), work.toString(), null, () -> 1_700_000_000_000L);
+        latest.appendMessage(user("from before"));
+        latest.close(); // this JVM's lock: only the daemon may hold it now
+        try (DaemonProcess daemon = DaemonProcess.start(agent, work, "--mode", "acp", "--model", "faux/faux-1",
+                "--continue")) {
+            daemon.send(request(1, "initialize", "{\"protocolVersion\":1,\"clientCapabilities\":{}}"));
+            answer(daemon, 1);
+            SessionLock.acquire(latest.path()).release(); // the daemon is up and has not taken the latest file
+
+            daemon.send(request(2, "session/load", "{\"sessionId\":\"" + latest.header().id() + "\",\"cwd\":\""
+                    + work + "\",\"mcpServers\":[]}"));
+            assertTrue(answer(daemon, 2).path("result").has("configOptions"), daemon.records().toString());
+            assertThrows(SessionLockedException.class, () -> SessionLock.acquire(latest.path()),
+                    "the load took the file: the check above could see it taken");
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.agentd.server.rpc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.node.IntNode;
+import dev.agentd.server.wire.JsonRpcReply;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;

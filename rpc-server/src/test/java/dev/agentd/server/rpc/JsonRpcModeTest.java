@@ -11,6 +11,8 @@ import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.jsonl.JsonlWriter;
 import dev.agentd.server.testing.ScriptedProvider;
 import dev.agentd.server.testing.SessionHarness;
+import dev.agentd.server.wire.JsonRpcError;
+import dev.agentd.server.wire.RpcOutput;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.agentd.server.rpc;
+package dev.agentd.server.wire;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentd.protocol.jsonl.JsonlWriter;
@@ -25,14 +25,6 @@ public final class RpcOutput {
     /** Pending records before a non-mergeable one waits for room; updates of a lagging reply fold instead. */
     public static final int DEFAULT_CAPACITY = 1024;
 
-    /**
-     * Told when a producer starts and stops waiting for room in the queue, i.e. for the client to
-     * read (cli points these at {@code runtime.OutputBackpressure}, which the stream watchdogs read).
-     */
-    public record Waits(Runnable waiting, Runnable resumed) {
-        public static final Waits NONE = new Waits(() -> { }, () -> { });
-    }
-
     private final JsonlWriter writer;
     private final OutputQueue queue;
     private final Runnable onClosed;
@@ -45,7 +37,7 @@ public final class RpcOutput {
     }
 
     private RpcOutput(OutputStream out, Supplier<ObjectMapper> mapper, int capacity, Runnable onClosed,
-            Waits waits) {
+            OutputWaits waits) {
         this.onClosed = onClosed;
         this.writer = null;
         JsonlWriter lines = new JsonlWriter(out, mapper);
@@ -64,16 +56,11 @@ public final class RpcOutput {
 
     /**
      * Serializes and writes on a thread of its own, in order, coalescing delta updates while behind;
-     * {@code mapper} is first asked for by a record that needs it (see {@link JsonlWriter}).
+     * {@code mapper} is first asked for by a record that needs it (see {@link JsonlWriter}), and
+     * {@code waits} hears of every producer's wait for room (the client not reading).
      */
     public static RpcOutput queued(OutputStream out, Supplier<ObjectMapper> mapper, int capacity,
-            Runnable onClosed) {
-        return queued(out, mapper, capacity, onClosed, Waits.NONE);
-    }
-
-    /** As above; {@code waits} hears of every producer's wait for room (the client not reading). */
-    public static RpcOutput queued(OutputStream out, Supplier<ObjectMapper> mapper, int capacity,
-            Runnable onClosed, Waits waits) {
+            Runnable onClosed, OutputWaits waits) {
         return new RpcOutput(out, mapper, capacity, onClosed, waits);
     }
 
@@ -102,11 +89,6 @@ public final class RpcOutput {
     /** Waits until every record written so far is on stdout; false if that took longer than {@code timeoutMs}. */
     public boolean drain(long timeoutMs) {
         return queue == null || queue.drain(timeoutMs, TimeUnit.MILLISECONDS);
-    }
-
-    /** Delta updates merged into an earlier one because the writer was behind (0 when synchronous). */
-    public long coalesced() {
-        return queue == null ? 0 : queue.merged();
     }
 
     private void broken(IOException e) {

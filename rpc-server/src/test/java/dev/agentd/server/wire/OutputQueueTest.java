@@ -1,4 +1,4 @@
-package dev.agentd.server.rpc;
+package dev.agentd.server.wire;
 
 import static dev.agentd.server.testing.Waits.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;

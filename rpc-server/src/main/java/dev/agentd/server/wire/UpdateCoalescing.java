@@ -1,4 +1,4 @@
-package dev.agentd.server.rpc;
+package dev.agentd.server.wire;
 
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.event.AssistantMessageEvent;

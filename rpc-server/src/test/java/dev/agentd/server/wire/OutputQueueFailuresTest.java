@@ -1,4 +1,4 @@
-package dev.agentd.server.rpc;
+package dev.agentd.server.wire;
 
 import static dev.agentd.server.testing.Waits.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -124,7 +124,7 @@ class OutputQueueFailuresTest {
         FakeScheduler clock = new FakeScheduler();
         OutputBackpressure gauge = new OutputBackpressure(clock::monotonicMs);
         OutputQueue queue = new OutputQueue(written::add, e -> { }, 1,
-                new RpcOutput.Waits(gauge::waiting, gauge::resumed));
+                new OutputWaits(gauge::waiting, gauge::resumed));
         queue.offer(new AgentEvent.AgentStart());
         assertFalse(gauge.blocked(), "room was there");
         assertEquals(Long.MIN_VALUE, gauge.lastResumedMs());

@@ -1,4 +1,4 @@
-package dev.agentd.server.rpc;
+package dev.agentd.server.wire;
 
 import dev.agentd.protocol.event.AgentEvent;
 import java.io.IOException;
@@ -77,7 +77,7 @@ final class OutputQueue {
     private final Sink sink;
     private final Consumer<IOException> onBroken;
     private final int capacity;
-    private final RpcOutput.Waits waits;
+    private final OutputWaits waits;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition notEmpty = lock.newCondition();
     private final Condition notFull = lock.newCondition();
@@ -88,11 +88,11 @@ final class OutputQueue {
     private long merged;
 
     OutputQueue(Sink sink, Consumer<IOException> onBroken, int capacity) {
-        this(sink, onBroken, capacity, RpcOutput.Waits.NONE);
+        this(sink, onBroken, capacity, OutputWaits.NONE);
     }
 
     /** @param waits told when a producer starts and stops waiting for room (the stream watchdogs pause meanwhile) */
-    OutputQueue(Sink sink, Consumer<IOException> onBroken, int capacity, RpcOutput.Waits waits) {
+    OutputQueue(Sink sink, Consumer<IOException> onBroken, int capacity, OutputWaits waits) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be at least 1: " + capacity);
         }

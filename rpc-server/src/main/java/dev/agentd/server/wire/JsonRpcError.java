@@ -1,8 +1,8 @@
-package dev.agentd.server.rpc;
+package dev.agentd.server.wire;
 
 /**
  * A JSON-RPC 2.0 error object (SPEC §3.7). agentd sends no {@code data}: the message says it all,
- * and clients of both dialects see the same text.
+ * and clients of both pi dialects see the same text.
  */
 public record JsonRpcError(int code, String message) {
     public static final int PARSE_ERROR = -32700;

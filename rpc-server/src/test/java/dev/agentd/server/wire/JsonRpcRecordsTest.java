@@ -1,4 +1,4 @@
-package dev.agentd.server.rpc;
+package dev.agentd.server.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

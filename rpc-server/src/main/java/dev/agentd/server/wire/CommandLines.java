@@ -1,4 +1,4 @@
-package dev.agentd.server.rpc;
+package dev.agentd.server.wire;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,7 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads stdin as JSONL until it ends and parses each line once; shared by both dialects, which
+ * Reads stdin as JSONL until it ends and parses each line once; shared by every dialect, which
  * only decide what a parsed line means and how a broken one is answered. The reader cannot die
  * of one line: anything a line's handling throws, {@link Error}s included, is logged and
  * answered as an error for that line, and the next line is read.
@@ -97,6 +97,8 @@ public final class CommandLines {
             }
             parsed[0] = node;
             handler.json(node);
+        } else {
+            throw new IllegalStateException("unhandled line: " + line.getClass().getSimpleName());
         }
     }
 

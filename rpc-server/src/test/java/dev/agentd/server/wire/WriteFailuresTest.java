@@ -1,4 +1,4 @@
-package dev.agentd.server.rpc;
+package dev.agentd.server.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.agentd.protocol.event.AgentEvent;
-import dev.agentd.protocol.response.Response;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -18,7 +17,9 @@ class WriteFailuresTest {
 
     @Test
     void aResponseWithAnEchoedIdKeepsItAndABatchAnswersEachReply() {
-        ObjectNode echoed = (ObjectNode) IdEcho.answer(Response.ok("x", "get_messages", null), IntNode.valueOf(5));
+        // A response whose numeric id was echoed as sent (rpc's IdEcho writes such a tree).
+        ObjectNode echoed = JsonNodeFactory.instance.objectNode().put("id", 5).put("type", "response")
+                .put("command", "get_messages").put("success", true);
         ObjectNode replaced = (ObjectNode) WriteFailures.replacement(echoed, CAUSE);
         assertEquals("{\"id\":5,\"type\":\"response\",\"command\":\"get_messages\",\"success\":false,"
                 + "\"error\":\"could not write a get_messages response record: OutOfMemoryError: Java heap space\"}",
