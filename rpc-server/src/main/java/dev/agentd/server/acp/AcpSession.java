@@ -7,8 +7,8 @@ import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.model.Model;
+import dev.agentd.server.recovery.Classification;
 import dev.agentd.server.recovery.ErrorClass;
-import dev.agentd.server.recovery.ErrorClassifier;
 import dev.agentd.server.session.AgentSession;
 import dev.agentd.server.session.PromptFailedException;
 import dev.agentd.server.session.PromptRejectedException;
@@ -54,6 +54,8 @@ final class AcpSession {
     private final Map<String, JsonNode> toolArgs = new ConcurrentHashMap<>();
     private final AtomicReference<Turn> turn = new AtomicReference<>();
     private volatile AgentMessage.Assistant lastReply;
+    /** The classification of the last run's end, as the recovery decision made it. */
+    private volatile Classification lastFailure = Classification.of(ErrorClass.NONE);
     private volatile Runnable unsubscribe = () -> {};
 
     /** One prompt awaiting its answer. */
@@ -124,10 +126,14 @@ final class AcpSession {
         if (event instanceof AgentEvent.MessageEnd end && end.message() instanceof AgentMessage.Assistant reply) {
             lastReply = reply;
         }
+        if (event instanceof AgentEvent.AgentEnd) {
+            // the decision classified the run's end just before announcing it: never classify again
+            lastFailure = session.lastRunClassification();
+        }
         Model model = session.models().current();
         AgentMessage.Assistant failed = lastReply;
         String errorClass = failed == null || failed.stopReason() != StopReason.ERROR ? null
-                : ErrorClassifier.classify(failed, model.contextWindow()).errorClass().name().toLowerCase(Locale.ROOT);
+                : lastFailure.errorClass().name().toLowerCase(Locale.ROOT);
         UpdateMapper.View view = new UpdateMapper.View(notices, clock.getAsLong(), cwd, model.contextWindow(),
                 errorClass, toolArgs::get, this::configOptions);
         for (ObjectNode update : UpdateMapper.map(event, view)) {
@@ -199,13 +205,12 @@ final class AcpSession {
             case LENGTH -> stop(current, "max_tokens");
             case ABORTED -> stop(current, "cancelled");
             case ERROR -> {
-                ErrorClass errorClass = ErrorClassifier.classify(reply, session.models().current().contextWindow())
-                        .errorClass();
-                if (errorClass == ErrorClass.REFUSAL) {
+                Classification classification = lastFailure;
+                if (classification.errorClass() == ErrorClass.REFUSAL) {
                     stop(current, "refusal");
                     return;
                 }
-                PromptFailure failure = PromptFailure.of(errorClass, reply, clock.getAsLong());
+                PromptFailure failure = PromptFailure.of(classification, reply, clock.getAsLong());
                 connection.error(current.requestId, failure.code(), failure.message(), failure.data());
             }
             default -> stop(current, "end_turn");
@@ -217,9 +222,7 @@ final class AcpSession {
         ObjectNode result = AcpJson.object().put("stopReason", "cancelled");
         AgentMessage.Assistant reply = lastReply;
         if (reply != null && reply.stopReason() == StopReason.ERROR) {
-            ErrorClass errorClass = ErrorClassifier.classify(reply, session.models().current().contextWindow())
-                    .errorClass();
-            PromptFailure failure = PromptFailure.of(errorClass, reply, clock.getAsLong());
+            PromptFailure failure = PromptFailure.of(lastFailure, reply, clock.getAsLong());
             ObjectNode lastError = failure.data().deepCopy().put("message", failure.message());
             result.putObject("_meta").set("agentd/lastError", lastError);
         }

@@ -5,8 +5,10 @@
  * where failures become JSON-RPC errors; {@code EditorTools} routes writes to the editor and asks
  * permission. The sessions come from a {@code SessionOpener} the daemon's wiring implements.
  * May import {@code protocol}, {@code session}, {@code wire} (the framing and writer the pi
- * dialects use too; nothing of theirs), {@code recovery} (the error classifier),
- * {@code ai.ErrorTypes}, {@code ai.ToolDefinition}, {@code tools}, {@code commands} (prompt
- * templates and skills as slash commands), {@code runtime} and records.
+ * dialects use too; nothing of theirs), {@code recovery.Classification},
+ * {@code recovery.ErrorClass} and {@code recovery.TransientKind} (the recovery decision's
+ * classification of a run's end, which acp reports and never recomputes),
+ * {@code ai.ToolDefinition}, {@code tools}, {@code commands} (prompt templates and skills as
+ * slash commands), {@code runtime} and records.
  */
 package dev.agentd.server.acp;

@@ -120,6 +120,7 @@ final class Recovery {
      */
     void crashed(CancellationToken token, Throwable error, boolean finalEndPublished) {
         LOG.error("run failed unexpectedly", error);
+        lastClassification = Classification.of(ErrorClass.NONE); // no decision was made on this end
         String reason = "Internal error: " + error.getClass().getSimpleName();
         control.finishRun(token, () -> {
             RunControl.ChainState chain = control.chainState();

@@ -7,15 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.message.Usage;
+import dev.agentd.server.recovery.Classification;
 import dev.agentd.server.recovery.ErrorClass;
+import dev.agentd.server.recovery.TransientKind;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 /** Every error class → the errorKind a client sees, and the error's code and data. */
 class PromptFailureTest {
 
     private static String kind(ErrorClass errorClass) {
-        return PromptFailure.errorKind(errorClass, null, null, null);
+        return PromptFailure.errorKind(Classification.of(errorClass));
     }
 
     @Test
@@ -39,20 +42,20 @@ class PromptFailureTest {
 
     @Test
     void transientFailuresSayOverloadOrTransport() {
-        assertEquals("overloaded", PromptFailure.errorKind(ErrorClass.TRANSIENT, 529, null, null));
-        assertEquals("overloaded", PromptFailure.errorKind(ErrorClass.TRANSIENT, 503, null, null));
-        assertEquals("overloaded", PromptFailure.errorKind(ErrorClass.TRANSIENT, null, "overloaded_error", null));
-        assertEquals("overloaded", PromptFailure.errorKind(ErrorClass.TRANSIENT, 500, null, "Server Overloaded"));
-        assertEquals("transport_lost", PromptFailure.errorKind(ErrorClass.TRANSIENT, null, "stream_idle_timeout", null));
-        assertEquals("transport_lost", PromptFailure.errorKind(ErrorClass.TRANSIENT, null, "connection_error", null));
-        assertEquals("provider_error", PromptFailure.errorKind(ErrorClass.TRANSIENT, 500, "api_error", "boom"));
+        assertEquals("overloaded", transientKind(529, null, null));
+        assertEquals("overloaded", transientKind(503, null, null));
+        assertEquals("overloaded", transientKind(null, "overloaded_error", null));
+        assertEquals("overloaded", transientKind(500, null, "Server Overloaded"));
+        assertEquals("transport_lost", transientKind(null, "stream_idle_timeout", null));
+        assertEquals("transport_lost", transientKind(null, "connection_error", null));
+        assertEquals("provider_error", transientKind(500, "api_error", "boom"));
     }
 
     @Test
     void theErrorCarriesStatusRetryAfterAndResetTime() {
         AgentMessage.Assistant reply = new AgentMessage.Assistant(List.of(), "api", "p", "m", Usage.ZERO,
                 StopReason.ERROR, "429 rate limited", 0, 429, "rate_limit_error", 30_000L, null);
-        PromptFailure failure = PromptFailure.of(ErrorClass.RATE_LIMITED, reply, 0);
+        PromptFailure failure = PromptFailure.of(Classification.of(ErrorClass.RATE_LIMITED), reply, 0);
         assertEquals(-32603, failure.code());
         assertEquals("429 rate limited", failure.message());
         assertEquals("rate_limited", failure.data().path("errorKind").asText());
@@ -65,10 +68,16 @@ class PromptFailureTest {
     void rejectedAndMissingCredentialsAreAuthenticationRequired() {
         AgentMessage.Assistant reply = new AgentMessage.Assistant(List.of(), "api", "p", "m", Usage.ZERO,
                 StopReason.ERROR, "401 invalid x-api-key", 0, 401, null, null, null);
-        assertEquals(-32000, PromptFailure.of(ErrorClass.CREDENTIAL_REJECTED, reply, 0).code());
-        assertFalse(PromptFailure.of(ErrorClass.CREDENTIAL_REJECTED, reply, 0).data().has("retryAfterMs"));
+        assertEquals(-32000, PromptFailure.of(Classification.of(ErrorClass.CREDENTIAL_REJECTED), reply, 0).code());
+        assertFalse(PromptFailure.of(Classification.of(ErrorClass.CREDENTIAL_REJECTED), reply, 0).data().has("retryAfterMs"));
         PromptFailure missing = PromptFailure.missingCredentials("No API key for anthropic");
         assertEquals(-32000, missing.code());
         assertEquals("auth_required", missing.data().path("errorKind").asText());
+    }
+
+    /** A transient failure's kind, as the classifier decides it from the status, the type and the text. */
+    private static String transientKind(Integer status, String type, String text) {
+        return PromptFailure.errorKind(new Classification(ErrorClass.TRANSIENT, null,
+                TransientKind.of(status, type, text == null ? null : text.toLowerCase(Locale.ROOT))));
     }
 }

@@ -50,8 +50,9 @@ final class LayerRules {
                 "fallback.control.FallbackCommands"));
         t.put("session", List.of(PROTOCOL, "agent", "ai..", "recovery", "compaction", "fallback.control", "config",
                 "auth", "tools", "sessions", "runtime"));
-        t.put("acp", List.of(PROTOCOL, "wire", "session", "recovery", "ai.ErrorTypes", "ai.ToolDefinition", "tools",
-                "commands", "runtime", RECORDS));
+        // acp reports the recovery decision's classification; it never classifies on its own.
+        t.put("acp", List.of(PROTOCOL, "wire", "session", "recovery.Classification", "recovery.ErrorClass",
+                "recovery.TransientKind", "ai.ToolDefinition", "tools", "commands", "runtime", RECORDS));
         // What both dialect families share: framing, the stdout writer, JSON-RPC 2.0's envelope records.
         t.put("wire", List.of(PROTOCOL));
         t.put("agent", List.of(PROTOCOL, "ai", "tools", "runtime"));
