@@ -79,14 +79,19 @@ public final class Daemon {
     private SessionFactory sessions;
     private SlashCommands slashCommands = SlashCommands.none();
 
-    private Daemon(CliOptions options, InputStream in, SystemScheduler scheduler, PiSession pi, RpcOutput output,
-            SharedState sharedState) {
+    /**
+     * @param out stdout: the daemon's one writer takes it, off the writing thread (often the run
+     *     thread, and shutdown waits for the run to stop), and shuts the daemon down when it closes
+     */
+    private Daemon(CliOptions options, InputStream in, SystemScheduler scheduler, PiSession pi, OutputStream out,
+            OutputWaits waits, SharedState sharedState) {
         this.options = options;
         this.sharedState = sharedState;
         this.in = in;
         this.scheduler = scheduler;
         this.pi = pi;
-        this.output = output;
+        this.output = RpcOutput.queued(out, Json::mapper, RpcOutput.DEFAULT_CAPACITY,
+                () -> shutdownInBackground("agentd-stdout-closed"), waits);
     }
 
     /** Builds everything from the command line, the environment and the agent directory. */
@@ -174,11 +179,6 @@ public final class Daemon {
         FallbackServices fallback = fallbackServices(options, env, dirs, settings, models, sharedState);
         SessionFactory sessions = new SessionFactory(models, providers, auth, settings, scheduler, toolNames,
                 sessionPaths, fallback, selection.model(), thinking, options.updates());
-        Daemon[] self = new Daemon[1];
-        // Off the writing thread: that is often the run thread, and shutdown() waits for the run to stop.
-        RpcOutput output = RpcOutput.queued(out, Json::mapper, RpcOutput.DEFAULT_CAPACITY,
-                () -> self[0].shutdownInBackground("agentd-stdout-closed"),
-                new OutputWaits(backpressure::waiting, backpressure::resumed));
         SlashCommands slashCommands = new SlashCommands(dirs.agentDir(), dirs.projectDir());
         PiSession pi = null;
         if (!acp) {
@@ -186,14 +186,15 @@ public final class Daemon {
             pi = new PiSession(session, new CommandRouter(session, script, new PiExtras(slashCommands, cwd)));
         }
         StartupTrace.mark("session+router");
-        self[0] = new Daemon(options, in, scheduler, pi, output, sharedState);
-        self[0].sessions = sessions;
-        self[0].slashCommands = slashCommands;
-        self[0].warnings = warnings.list();
+        Daemon daemon = new Daemon(options, in, scheduler, pi, out,
+                new OutputWaits(backpressure::waiting, backpressure::resumed), sharedState);
+        daemon.sessions = sessions;
+        daemon.slashCommands = slashCommands;
+        daemon.warnings = warnings.list();
         if (pi != null) {
-            pi.reportStartupWarnings(self[0].warnings);
+            pi.reportStartupWarnings(daemon.warnings);
         }
-        return self[0];
+        return daemon;
     }
 
     /**
