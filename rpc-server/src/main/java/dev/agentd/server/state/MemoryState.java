@@ -25,9 +25,18 @@ public final class MemoryState implements SharedState.Direct {
         this.status = status;
     }
 
-    /** On the machine's clock. */
-    public static MemoryState system() {
+    /** On the machine's wall clock (the one store clock a caller does not pass in). */
+    public static MemoryState onSystemClock() {
         return new MemoryState(System::currentTimeMillis);
+    }
+
+    /**
+     * The old name of {@link #onSystemClock()}, kept only for {@code session.FallbackServices}
+     * (whose owner removes its last call).
+     */
+    @Deprecated(forRemoval = true)
+    public static MemoryState system() {
+        return onSystemClock();
     }
 
     @Override
