@@ -16,7 +16,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,11 +81,6 @@ public final class SecretResolver {
         thread.setDaemon(true);
         return thread;
     });
-
-    /** With real time (tests that run no slow command). */
-    public SecretResolver(Map<String, String> env) {
-        this(env, RealTime.INSTANCE, COMMAND_LIMIT_MS);
-    }
 
     public SecretResolver(Map<String, String> env, Scheduler scheduler, long limitMs) {
         this.env = Map.copyOf(env);
@@ -263,28 +257,5 @@ public final class SecretResolver {
         List<ProcessHandle> descendants = process.descendants().toList();
         process.destroyForcibly();
         descendants.forEach(ProcessHandle::destroyForcibly);
-    }
-
-    /** Real time for the constructor that takes none; the timers run on the common pool's delayer. */
-    private enum RealTime implements Scheduler {
-        INSTANCE;
-
-        @Override
-        public long now() {
-            return System.currentTimeMillis();
-        }
-
-        @Override
-        public long monotonicMs() {
-            return System.nanoTime() / 1_000_000;
-        }
-
-        @Override
-        public Cancellable schedule(long delayMs, Runnable task) {
-            CompletableFuture<Void> timer = new CompletableFuture<>();
-            CompletableFuture.delayedExecutor(delayMs, TimeUnit.MILLISECONDS).execute(() -> timer.complete(null));
-            timer.thenRun(task);
-            return () -> timer.cancel(false);
-        }
     }
 }
