@@ -61,7 +61,7 @@ final class AnthropicRequest {
                 ObjectNode entry = tools.addObject();
                 entry.put("name", tool.name());
                 entry.put("description", tool.description() == null ? "" : tool.description());
-                entry.set("input_schema", schema(tool.parameters()));
+                entry.set("input_schema", tool.schemaOrEmpty());
             }
         }
         if (budget >= MIN_BUDGET) {
@@ -172,15 +172,5 @@ final class AnthropicRequest {
 
     private static void cache(ObjectNode block) {
         block.putObject("cache_control").put("type", "ephemeral");
-    }
-
-    private static JsonNode schema(JsonNode parameters) {
-        if (parameters != null && parameters.isObject()) {
-            return parameters;
-        }
-        ObjectNode empty = Json.mapper().createObjectNode();
-        empty.put("type", "object");
-        empty.putObject("properties");
-        return empty;
     }
 }
