@@ -7,8 +7,8 @@ import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.ContentBlock;
 import dev.agentd.protocol.message.StopReason;
-import dev.agentd.protocol.message.Usage;
 import dev.agentd.protocol.model.Model;
+import dev.agentd.server.testing.Replies;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -25,8 +25,8 @@ class ContextConverterTest {
     }
 
     private static AgentMessage.Assistant assistant(Model from, StopReason stop, ContentBlock... content) {
-        return new AgentMessage.Assistant(List.of(content), from.api(), from.provider(), from.id(), Usage.ZERO, stop,
-                stop.failed() ? "boom" : null, 2);
+        return Replies.reply().content(content).from(from).failed(stop, stop.failed() ? "boom" : null).at(2)
+                .build();
     }
 
     private static ContentBlock.ToolCall call(String id) {

@@ -15,10 +15,8 @@ import dev.agentd.server.ai.faux.FauxModels;
 import dev.agentd.protocol.event.AssistantMessageEvent;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.ContentBlock;
-import dev.agentd.protocol.message.StopReason;
-import dev.agentd.protocol.message.Usage;
+import dev.agentd.server.testing.Replies;
 import java.io.IOException;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The warm-up after {@code ready} builds a first prompt's deserializers and serializers, and can never fail start-up. */
@@ -32,8 +30,8 @@ class CodecWarmupTest {
         int warmed = cached(fresh);
         assertTrue(warmed >= 2, warmed + " serializers cached (message_update and its message at least)");
 
-        AgentMessage.Assistant partial = new AgentMessage.Assistant(List.of(new ContentBlock.Text("hi", null)),
-                FauxModels.API, "m", "faux", Usage.ZERO, StopReason.STOP, null, 1L);
+        AgentMessage.Assistant partial = Replies.reply().content(new ContentBlock.Text("hi", null))
+                .from(FauxModels.API, "m", "faux").at(1L).build();
         AgentEvent update = new AgentEvent.MessageUpdate(partial,
                 new AssistantMessageEvent("text_delta", 0, "hi", null, null, partial));
         assertEquals(Json.mapper().copy().writeValueAsString(update), fresh.writeValueAsString(update),
