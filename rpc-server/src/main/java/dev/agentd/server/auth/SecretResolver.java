@@ -119,7 +119,9 @@ public final class SecretResolver {
         if (outcome instanceof Outcome.Cancelled) {
             return new Resolution.Failed("Cancelled while waiting for the command for " + purpose + ".");
         }
-        Outcome.Failure failure = (Outcome.Failure) outcome;
+        if (!(outcome instanceof Outcome.Failure failure)) {
+            throw new IllegalStateException("unhandled command outcome: " + outcome);
+        }
         long retryInMs = Math.max(0, failure.atMs() + backoffOf(spec) - scheduler.monotonicMs());
         return new Resolution.Failed("The command for " + purpose + " " + failure.cause() + "; it runs again "
                 + (retryInMs == 0 ? "on the next request" : "on the first request after " + seconds(retryInMs))

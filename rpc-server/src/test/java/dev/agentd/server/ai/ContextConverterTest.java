@@ -1,6 +1,7 @@
 package dev.agentd.server.ai;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.json.Json;
@@ -9,7 +10,11 @@ import dev.agentd.protocol.message.ContentBlock;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.server.testing.Replies;
+import dev.agentd.server.testing.Samples;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /** The provider-neutral context every HTTP API is built from. */
@@ -124,5 +129,15 @@ class ContextConverterTest {
                 new ContextConverter.UserTurn(List.of(new ContentBlock.Text("x")))), turns);
         assertEquals(List.of(new ContextConverter.UserTurn(List.of(IMAGE))),
                 ContextConverter.convert(List.of(user(IMAGE)), MODEL));
+    }
+
+    /** Every message and block kind is converted or named as left out; every kind of turn comes out. */
+    @Test
+    void everyMessageAndBlockKindIsHandled() {
+        List<ContextConverter.Turn> turns = ContextConverter.convert(Samples.historyOfEveryKind(MODEL), MODEL);
+        assertEquals(Set.of(ContextConverter.Turn.class.getPermittedSubclasses()),
+                turns.stream().map(Object::getClass).collect(Collectors.toSet()));
+        List<AgentMessage> unknownKind = Arrays.asList((AgentMessage) null);
+        assertThrows(IllegalStateException.class, () -> ContextConverter.convert(unknownKind, MODEL));
     }
 }

@@ -102,10 +102,10 @@ final class AnthropicRequest {
             message.put("role", "assistant");
             content = message.putArray("content");
             assistant.content().forEach(block -> content.add(assistantBlock(block)));
-        } else {
+        } else if (turn instanceof ContextConverter.ToolResults tools) {
             message.put("role", "user");
             content = message.putArray("content");
-            for (ContextConverter.Result result : ((ContextConverter.ToolResults) turn).results()) {
+            for (ContextConverter.Result result : tools.results()) {
                 ObjectNode entry = content.addObject();
                 entry.put("type", "tool_result");
                 entry.put("tool_use_id", toolId(result.toolCallId()));
@@ -115,6 +115,8 @@ final class AnthropicRequest {
                 }
                 entry.put("is_error", result.isError());
             }
+        } else {
+            throw new IllegalStateException("unhandled turn: " + turn);
         }
         return message;
     }

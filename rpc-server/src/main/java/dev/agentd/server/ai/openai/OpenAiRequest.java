@@ -46,8 +46,10 @@ final class OpenAiRequest {
                 userContent(message, user.content());
             } else if (turn instanceof ContextConverter.AssistantTurn assistant) {
                 assistant(messages, assistant);
+            } else if (turn instanceof ContextConverter.ToolResults tools) {
+                toolResults(messages, tools, images);
             } else {
-                toolResults(messages, (ContextConverter.ToolResults) turn, images);
+                throw new IllegalStateException("unhandled turn: " + turn);
             }
         }
         body.put("stream", true);
