@@ -30,15 +30,6 @@ public final class MemoryState implements SharedState.Direct {
         return new MemoryState(System::currentTimeMillis);
     }
 
-    /**
-     * The old name of {@link #onSystemClock()}, kept only for {@code session.FallbackServices}
-     * (whose owner removes its last call).
-     */
-    @Deprecated(forRemoval = true)
-    public static MemoryState system() {
-        return onSystemClock();
-    }
-
     @Override
     public StoreStatus status() {
         return status;
