@@ -1,7 +1,6 @@
 package dev.agentd.examples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -16,8 +15,7 @@ class AskOnceTest {
 
     @Test
     void printsTheStreamedAnswer(@TempDir Path dir) throws Exception {
-        Path jar = Path.of("../rpc-server/target/agentd.jar").toAbsolutePath().normalize();
-        assumeTrue(Files.isRegularFile(jar), "build rpc-server first: " + jar);
+        Path jar = TestDaemon.jar();
         Path script = Files.writeString(dir.resolve("script.json"), "[{\"text\":\"Four, of course.\"}]");
         System.setProperty("agentd.jar", jar.toString());
         PrintStream original = System.out;

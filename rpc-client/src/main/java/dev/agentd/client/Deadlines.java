@@ -8,13 +8,18 @@ final class Deadlines {
 
     /** Absurdly long timeouts saturate (at about 73 years) instead of overflowing. */
     static long from(Duration timeout) {
+        return from(timeout, System.nanoTime());
+    }
+
+    /** As {@link #from(Duration)}, on a clock that reads {@code now}. */
+    static long from(Duration timeout, long now) {
         long nanos;
         try {
             nanos = timeout.toNanos();
         } catch (ArithmeticException e) {
             nanos = Long.MAX_VALUE;
         }
-        return System.nanoTime() + Math.min(Math.max(0, nanos), Long.MAX_VALUE / 4);
+        return now + Math.min(Math.max(0, nanos), Long.MAX_VALUE / 4);
     }
 
     static long remaining(long deadline) {

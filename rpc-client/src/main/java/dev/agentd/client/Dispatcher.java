@@ -64,6 +64,8 @@ final class Dispatcher implements Transport.Sink {
         } else if (inbound instanceof WireDialect.Inbound.Invalid invalid) {
             Listeners.report(protocolErrors, "Ignored a record from the daemon (" + invalid.problem() + "): "
                     + preview(line));
+        } else {
+            throw new IllegalStateException("unhandled inbound record: " + inbound);
         }
     }
 

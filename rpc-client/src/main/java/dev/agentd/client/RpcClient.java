@@ -45,9 +45,13 @@ public final class RpcClient implements RpcCommands, AutoCloseable {
     private volatile Transport transport;
 
     RpcClient(ClientOptions options) {
+        this(options, RunTracker.onSystemNanoTime(options.retryGrace().toNanos()));
+    }
+
+    RpcClient(ClientOptions options, RunTracker tracker) {
         this.options = options;
         this.dialect = options.dialect().wire();
-        this.tracker = new RunTracker(options.retryGrace().toNanos());
+        this.tracker = tracker;
         this.eventListeners = new Listeners<>(options.onListenerError());
         this.responseListeners = new Listeners<>(options.onListenerError());
     }
@@ -157,6 +161,7 @@ public final class RpcClient implements RpcCommands, AutoCloseable {
     public List<AgentEvent> collectEvents(Command command, Duration timeout) {
         requireNotReaderThread(command.type());
         long deadline = Deadlines.from(timeout);
+        long runDeadline = tracker.deadlineAfter(timeout);
         String id = nextId();
         boolean isPrompt = command instanceof Command.Prompt;
         boolean hasBehavior = isPrompt && ((Command.Prompt) command).streamingBehavior() != null;
@@ -169,7 +174,7 @@ public final class RpcClient implements RpcCommands, AutoCloseable {
                         tracker.events(watch), null);
             }
             ResponseData.decode(response, Void.class); // throws when refused
-            switch (tracker.await(watch, deadline)) {
+            switch (tracker.await(watch, runDeadline)) {
                 case IDLE:
                     return tracker.events(watch);
                 default:
@@ -188,7 +193,7 @@ public final class RpcClient implements RpcCommands, AutoCloseable {
      */
     public void waitForIdle(Duration timeout) {
         requireNotReaderThread("waitForIdle");
-        if (tracker.awaitIdle(Deadlines.from(timeout)) == RunTracker.Outcome.TIMEOUT) {
+        if (tracker.awaitIdle(tracker.deadlineAfter(timeout)) == RunTracker.Outcome.TIMEOUT) {
             throw RpcTimeoutException.of("Timeout after " + Deadlines.format(timeout)
                     + " waiting for the agent to become idle (" + tracker.describe(null) + ")", null, stderr());
         }
@@ -377,6 +382,11 @@ public final class RpcClient implements RpcCommands, AutoCloseable {
         /** The client, not started yet. */
         public RpcClient build() {
             return new RpcClient(draft.freeze());
+        }
+
+        /** As {@link #build()} with {@code tracker} (tests: one on a fake clock; its grace wins). */
+        RpcClient build(RunTracker tracker) {
+            return new RpcClient(draft.freeze(), tracker);
         }
 
         /** {@code build().start()}. */

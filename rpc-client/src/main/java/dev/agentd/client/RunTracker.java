@@ -2,12 +2,14 @@ package dev.agentd.client;
 
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.response.Response;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * The client's view of the agent's activity: one global {@link RunState} (for waitForIdle) and one
@@ -40,19 +42,37 @@ final class RunTracker {
     private final RunState global = new RunState();
     private final Set<Watch> watches = new CopyOnWriteArraySet<>();
     private final long graceNanos;
+    private final LongSupplier nanos;
     private RpcException failure;
     private long applied; // events applied to the states
     private long delivered; // events all listeners have seen
 
-    RunTracker(long graceNanos) {
+    /** @param nanos the clock of the grace windows and run deadlines, on the {@link System#nanoTime()} scale */
+    RunTracker(long graceNanos, LongSupplier nanos) {
         this.graceNanos = graceNanos;
+        this.nanos = nanos;
+    }
+
+    /** A tracker on the real monotonic clock (what every client uses; tests pass their own). */
+    static RunTracker onSystemNanoTime(long graceNanos) {
+        return new RunTracker(graceNanos, System::nanoTime);
+    }
+
+    /** The deadline {@code timeout} from now, on this tracker's clock (for {@link #await}). */
+    long deadlineAfter(Duration timeout) {
+        return Deadlines.from(timeout, nanos.getAsLong());
+    }
+
+    /** The clock moved without an event (a test's fake clock): waiters re-check their grace and deadline. */
+    void clockAdvanced() {
+        update(() -> { });
     }
 
     /** Applies an event; {@link #delivered()} must follow once the listeners have seen it. */
     void onEvent(AgentEvent event) {
         lock.lock();
         try {
-            long now = System.nanoTime();
+            long now = nanos.getAsLong();
             global.apply(event, now, graceNanos);
             for (Watch watch : watches) {
                 watch.state.apply(event, now, graceNanos);
@@ -100,7 +120,7 @@ final class RunTracker {
         lock.lock();
         try {
             Watch watch = new Watch(global.copy(), promptId);
-            boolean joinsCurrentRun = hasStreamingBehavior && !watch.state.isIdle(System.nanoTime());
+            boolean joinsCurrentRun = hasStreamingBehavior && !watch.state.isIdle(nanos.getAsLong());
             if (promptId != null && !joinsCurrentRun) {
                 watch.state.promptSent(promptId);
             }
@@ -116,7 +136,7 @@ final class RunTracker {
     }
 
     boolean isIdle() {
-        return locked(() -> global.isIdle(System.nanoTime()));
+        return locked(() -> global.isIdle(nanos.getAsLong()));
     }
 
     List<AgentEvent> events(Watch watch) {
@@ -134,7 +154,7 @@ final class RunTracker {
         lock.lock();
         try {
             while (true) {
-                long now = System.nanoTime();
+                long now = nanos.getAsLong();
                 if (state.isIdle(now) && delivered == applied) {
                     return Outcome.IDLE;
                 }

@@ -117,6 +117,8 @@ final class Transport {
                     sink.onLine(text.bytes());
                 } else if (line instanceof JsonlReader.Line.TooLong tooLong) {
                     sink.onOversizedLine(tooLong.length());
+                } else {
+                    throw new IllegalStateException("unhandled line: " + line);
                 }
             }
         } catch (IOException e) {

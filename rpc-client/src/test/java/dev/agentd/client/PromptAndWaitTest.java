@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -39,16 +40,29 @@ class PromptAndWaitTest {
     private final FakeDaemon daemon = new FakeDaemon();
     private final List<AgentEvent> seen = new CopyOnWriteArrayList<>();
     private final ExecutorService background = Executors.newSingleThreadExecutor();
+    /** The run tracker's clock in the grace tests: it moves only when the test says so. */
+    private final AtomicLong nanos = new AtomicLong();
+    private RunTracker tracker;
     private RpcClient client;
 
-    private RpcClient start(Duration retryGrace) {
-        client = RpcClient.builder().streams(daemon.stdout(), daemon.stdin()).retryGrace(retryGrace).start();
+    private RpcClient start() {
+        client = RpcClient.builder().streams(daemon.stdout(), daemon.stdin()).retryGrace(Duration.ofMillis(250))
+                .start();
         client.addListener(seen::add);
         return client;
     }
 
-    private RpcClient start() {
-        return start(Duration.ofMillis(250));
+    /** A client whose grace windows and run deadlines are on {@link #nanos}. */
+    private RpcClient startOnFakeClock(Duration retryGrace) {
+        tracker = new RunTracker(retryGrace.toNanos(), nanos::get);
+        client = RpcClient.builder().streams(daemon.stdout(), daemon.stdin()).build(tracker).start();
+        client.addListener(seen::add);
+        return client;
+    }
+
+    private void advance(Duration by) {
+        nanos.addAndGet(by.toNanos());
+        tracker.clockAdvanced();
     }
 
     /** The prompt is accepted, then {@code events} follow. */
@@ -212,25 +226,34 @@ class PromptAndWaitTest {
     }
 
     @Test
-    void missingWillRetryWaitsTheGraceForARetry() {
+    void missingWillRetryWaitsTheGraceForARetry() throws Exception {
         // An older pi server: agent_end has no willRetry; the retry is announced right after it.
         onPrompt(AGENT_START, assistantEnd("error"), agentEnd(null), retryStart(1),
                 AGENT_START, assistantEnd("stop"), retryEnd(true, 1, null), agentEnd(null));
-        // The grace only has to cover reading the next line; 3 s lets a loaded machine stall.
-        List<AgentEvent> events = start(Duration.ofSeconds(3)).promptAndWait("hi", LONG).events();
+        // The grace runs on the fake clock, so it cannot run out while the next line is read.
+        startOnFakeClock(Duration.ofSeconds(3));
+        Future<PromptResult> result = background.submit(() -> client.promptAndWait("hi", LONG));
+        awaitSeen(8);
+        assertFalse(result.isDone(), "the last agent_end has no willRetry either: its grace is open");
+        advance(Duration.ofSeconds(3));
+        List<AgentEvent> events = result.get(LONG.toSeconds(), TimeUnit.SECONDS).events();
 
         assertEquals(8, events.size());
         assertInstanceOf(AgentEvent.AgentEnd.class, events.get(7));
     }
 
     @Test
-    void missingWillRetryWithoutRetryEndsAfterTheGrace() {
+    void missingWillRetryWithoutRetryEndsAfterTheGrace() throws Exception {
         onPrompt(AGENT_START, assistantEnd("stop"), agentEnd(null));
-        long started = System.nanoTime();
-        List<AgentEvent> events = start(Duration.ofMillis(300)).promptAndWait("hi", LONG).events();
+        startOnFakeClock(Duration.ofMillis(300));
+        Future<PromptResult> result = background.submit(() -> client.promptAndWait("hi", LONG));
+        awaitSeen(3);
+        advance(Duration.ofMillis(299));
+        assertFalse(result.isDone(), "waits the grace: 1 ms of it is left");
+        advance(Duration.ofMillis(1));
+        List<AgentEvent> events = result.get(LONG.toSeconds(), TimeUnit.SECONDS).events();
 
         assertEquals(3, events.size());
-        assertTrue(System.nanoTime() - started >= Duration.ofMillis(300).toNanos(), "waited the grace");
     }
 
     @Test

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.json.JsonKinds;
 import dev.agentd.protocol.json.WireTypes;
+import dev.agentd.protocol.text.Lines;
 import java.lang.reflect.RecordComponent;
 import java.util.Arrays;
 import java.util.Collection;
@@ -155,7 +156,7 @@ public final class CommandCodec {
         List<JsonMappingException.Reference> path = e.getPath();
         String field = path.isEmpty() ? null : path.get(0).getFieldName();
         if (field == null) {
-            return "Invalid command: " + firstLine(e.getOriginalMessage());
+            return "Invalid command: " + Lines.firstLine(e.getOriginalMessage()).orElse("invalid value");
         }
         String pathText = path.stream()
                 .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
@@ -184,7 +185,7 @@ public final class CommandCodec {
         Class<?> target = e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException mismatch
                 ? mismatch.getTargetType() : null;
         if (target == null) {
-            return firstLine(e.getOriginalMessage());
+            return Lines.firstLine(e.getOriginalMessage()).orElse("invalid value");
         }
         if (target == String.class) {
             return "a string";
@@ -206,13 +207,5 @@ public final class CommandCodec {
 
     private static String describeValue(Object value) {
         return value instanceof String text ? "'" + text + "'" : String.valueOf(value);
-    }
-
-    private static String firstLine(String text) {
-        if (text == null) {
-            return "invalid value";
-        }
-        int newline = text.indexOf('\n');
-        return newline < 0 ? text : text.substring(0, newline);
     }
 }

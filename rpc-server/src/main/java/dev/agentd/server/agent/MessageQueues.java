@@ -53,10 +53,6 @@ public final class MessageQueues {
         return changedIfAny(poll(followUp, followUpMode));
     }
 
-    public synchronized boolean hasSteering() {
-        return !steering.isEmpty();
-    }
-
     public synchronized int size() {
         return steering.size() + followUp.size();
     }

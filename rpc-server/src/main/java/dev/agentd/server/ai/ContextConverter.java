@@ -113,6 +113,9 @@ public final class ContextConverter {
                 }
             } else if (block instanceof ContentBlock.ToolCall call) {
                 out.add(call);
+            } else if (!(block instanceof ContentBlock.Image || block instanceof ContentBlock.Unknown)) {
+                // A model never sends images, and an unknown block is kept for the file, not replayed.
+                throw new IllegalStateException("unhandled assistant block: " + block);
             }
         }
         return out;
@@ -134,17 +137,27 @@ public final class ContextConverter {
         if (message instanceof AgentMessage.Custom custom) {
             return customContent(custom.content(), images);
         }
-        return null; // unknown roles never reach a model
+        if (message instanceof AgentMessage.Unknown) {
+            return null; // unknown roles never reach a model
+        }
+        // Assistant replies and tool results are turned into turns of their own by convert.
+        throw new IllegalStateException("unhandled message as user content: " + message);
     }
 
     /** Text and image blocks; empty text dropped, images replaced by a note for text-only models. */
     private static List<ContentBlock> userContent(List<ContentBlock> content, boolean images) {
         List<ContentBlock> out = new ArrayList<>();
         for (ContentBlock block : content) {
-            if (block instanceof ContentBlock.Text text && text.text() != null && !text.text().isEmpty()) {
-                out.add(new ContentBlock.Text(text.text()));
+            if (block instanceof ContentBlock.Text text) {
+                if (text.text() != null && !text.text().isEmpty()) {
+                    out.add(new ContentBlock.Text(text.text()));
+                }
             } else if (block instanceof ContentBlock.Image image) {
                 out.add(images ? image : new ContentBlock.Text(IMAGE_OMITTED));
+            } else if (!(block instanceof ContentBlock.Thinking || block instanceof ContentBlock.ToolCall
+                    || block instanceof ContentBlock.Unknown)) {
+                // Thinking and tool calls belong to replies; an unknown block is kept for the file only.
+                throw new IllegalStateException("unhandled user block: " + block);
             }
         }
         return out;

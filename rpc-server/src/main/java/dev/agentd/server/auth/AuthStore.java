@@ -288,12 +288,6 @@ public final class AuthStore {
         return false;
     }
 
-    /** How many {@code auth.json} credentials a provider has. */
-    public synchronized int credentialCount(String provider) {
-        List<String> specs = stored.get(provider);
-        return specs == null ? 0 : specs.size();
-    }
-
     private int select(String provider, String sessionId, int count) {
         String key = stickyKey(provider, sessionId);
         Integer current = sticky.get(key);

@@ -16,7 +16,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,11 +82,6 @@ public final class SecretResolver {
         return thread;
     });
 
-    /** With real time (tests that run no slow command). */
-    public SecretResolver(Map<String, String> env) {
-        this(env, RealTime.INSTANCE, COMMAND_LIMIT_MS);
-    }
-
     public SecretResolver(Map<String, String> env, Scheduler scheduler, long limitMs) {
         this.env = Map.copyOf(env);
         this.scheduler = scheduler;
@@ -125,7 +119,9 @@ public final class SecretResolver {
         if (outcome instanceof Outcome.Cancelled) {
             return new Resolution.Failed("Cancelled while waiting for the command for " + purpose + ".");
         }
-        Outcome.Failure failure = (Outcome.Failure) outcome;
+        if (!(outcome instanceof Outcome.Failure failure)) {
+            throw new IllegalStateException("unhandled command outcome: " + outcome);
+        }
         long retryInMs = Math.max(0, failure.atMs() + backoffOf(spec) - scheduler.monotonicMs());
         return new Resolution.Failed("The command for " + purpose + " " + failure.cause() + "; it runs again "
                 + (retryInMs == 0 ? "on the next request" : "on the first request after " + seconds(retryInMs))
@@ -263,28 +259,5 @@ public final class SecretResolver {
         List<ProcessHandle> descendants = process.descendants().toList();
         process.destroyForcibly();
         descendants.forEach(ProcessHandle::destroyForcibly);
-    }
-
-    /** Real time for the constructor that takes none; the timers run on the common pool's delayer. */
-    private enum RealTime implements Scheduler {
-        INSTANCE;
-
-        @Override
-        public long now() {
-            return System.currentTimeMillis();
-        }
-
-        @Override
-        public long monotonicMs() {
-            return System.nanoTime() / 1_000_000;
-        }
-
-        @Override
-        public Cancellable schedule(long delayMs, Runnable task) {
-            CompletableFuture<Void> timer = new CompletableFuture<>();
-            CompletableFuture.delayedExecutor(delayMs, TimeUnit.MILLISECONDS).execute(() -> timer.complete(null));
-            timer.thenRun(task);
-            return () -> timer.cancel(false);
-        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.agentd.server.cli;
 
 import dev.agentd.protocol.event.AgentEvent;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -11,6 +12,15 @@ import org.slf4j.LoggerFactory;
  */
 final class DecisionLog {
     private static final Logger LOG = LoggerFactory.getLogger(DecisionLog.class);
+    /** The events that carry no decision; a new event type goes here or gets a line in {@link #describe}. */
+    private static final Set<Class<?>> NO_DECISION = Set.of(AgentEvent.Ready.class, AgentEvent.AgentStart.class,
+            AgentEvent.AgentEnd.class, AgentEvent.TurnStart.class, AgentEvent.TurnEnd.class,
+            AgentEvent.MessageStart.class, AgentEvent.MessageUpdate.class, AgentEvent.MessageEnd.class,
+            AgentEvent.ToolExecutionStart.class, AgentEvent.ToolExecutionUpdate.class,
+            AgentEvent.ToolExecutionEnd.class, AgentEvent.QueueUpdate.class, AgentEvent.ThinkingLevelChanged.class,
+            AgentEvent.SessionInfoChanged.class, AgentEvent.ModelChanged.class,
+            AgentEvent.RetryFallbackSucceeded.class, AgentEvent.RetryProbeScheduled.class,
+            AgentEvent.RetryProbeResult.class, AgentEvent.FallbackCircuitClosed.class, AgentEvent.Unknown.class);
 
     private DecisionLog() {}
 
@@ -53,6 +63,9 @@ final class DecisionLog {
         if (event instanceof AgentEvent.FallbackCircuitOpened e) {
             return "circuit opened for " + e.selector() + " for " + e.durationMs() + " ms";
         }
-        return null;
+        if (event != null && NO_DECISION.contains(event.getClass())) {
+            return null;
+        }
+        throw new IllegalStateException("unhandled event: " + event);
     }
 }

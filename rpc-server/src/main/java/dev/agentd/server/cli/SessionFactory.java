@@ -68,7 +68,7 @@ final class SessionFactory implements SessionOpener {
 
     /** A session on {@code file} with the given tools, working in {@code cwd}. */
     AgentSession create(Path cwd, SessionFile file, ToolRegistry tools) {
-        SystemPrompt systemPrompt = new SystemPrompt(cwd, tools.definitions());
+        SystemPrompt systemPrompt = SystemPrompt.onSystemClock(cwd, tools.definitions());
         SessionContext context = new SessionContext(models, providers, auth, settings, scheduler, tools,
                 systemPrompt::build, cwd, sessionPaths, random);
         return new AgentSession(context, file, model, thinking, updates, fallback);

@@ -1,6 +1,7 @@
 package dev.agentd.server.commands;
 
 import dev.agentd.protocol.response.Results;
+import dev.agentd.protocol.text.Lines;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -145,13 +146,9 @@ public final class SlashCommands {
         }
     }
 
+    /** The description of a file without one: its first non-blank line, cut to 60 characters. */
     private static String firstLine(String body) {
-        for (String line : body.split("\n", 50)) {
-            if (!line.isBlank()) {
-                String text = line.strip();
-                return text.length() > 60 ? text.substring(0, 60) + "..." : text;
-            }
-        }
-        return null;
+        return Lines.firstNonBlankLine(body)
+                .map(text -> text.length() > 60 ? text.substring(0, 60) + "..." : text).orElse(null);
     }
 }

@@ -88,6 +88,10 @@ public final class Summarizer {
             out.append("[User ran]: $ ").append(bash.command()).append('\n').append(cut(bash.output())).append('\n');
         } else if (message instanceof AgentMessage.CompactionSummary summary) {
             out.append("[Earlier summary]: ").append(summary.summary()).append('\n');
+        } else if (!(message instanceof AgentMessage.BranchSummary || message instanceof AgentMessage.Custom
+                || message instanceof AgentMessage.Unknown)) {
+            // Left out of the transcript on purpose: another branch's summary, extension messages, unknown roles.
+            throw new IllegalStateException("unhandled message in a summary request: " + message);
         }
     }
 

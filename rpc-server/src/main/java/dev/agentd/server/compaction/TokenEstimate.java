@@ -64,6 +64,9 @@ public final class TokenEstimate {
             chars += length(summary.summary());
         } else if (message instanceof AgentMessage.BranchSummary summary) {
             chars += length(summary.summary());
+        } else if (!(message instanceof AgentMessage.Custom || message instanceof AgentMessage.Unknown)) {
+            // Custom and unknown messages are not estimated (0 tokens), as they have never been.
+            throw new IllegalStateException("unhandled message in a token estimate: " + message);
         }
         return (chars + 3) / 4 + images * IMAGE_TOKENS;
     }
@@ -78,7 +81,10 @@ public final class TokenEstimate {
         if (block instanceof ContentBlock.ToolCall call) {
             return length(call.name()) + (call.arguments() == null ? 0 : call.arguments().toString().length());
         }
-        return 0;
+        if (block instanceof ContentBlock.Image || block instanceof ContentBlock.Unknown) {
+            return 0; // an image is counted as IMAGE_TOKENS by the caller; an unknown block is not sent
+        }
+        throw new IllegalStateException("unhandled block in a token estimate: " + block);
     }
 
     private static long length(String text) {

@@ -60,6 +60,9 @@ public final class HtmlExport {
             pre(html, summary.summary());
         } else if (message instanceof AgentMessage.BranchSummary summary) {
             pre(html, summary.summary());
+        } else if (!(message instanceof AgentMessage.Custom || message instanceof AgentMessage.Unknown)) {
+            // Custom and unknown messages show their role only.
+            throw new IllegalStateException("unhandled message in an export: " + message);
         }
         html.append("</section>\n");
     }
@@ -82,9 +85,13 @@ public final class HtmlExport {
                 html.append("<pre class=\"thinking\">").append(escape(thinking.thinking())).append("</pre>");
             } else if (block instanceof ContentBlock.ToolCall call) {
                 pre(html, "→ " + call.name() + " " + Json.mapper().valueToTree(call.arguments()).toString());
-            } else if (block instanceof ContentBlock.Image image && safeMime(image.mimeType())) {
-                html.append("<img alt=\"image\" src=\"data:").append(image.mimeType()).append(";base64,")
-                        .append(escape(image.data())).append("\">");
+            } else if (block instanceof ContentBlock.Image image) {
+                if (safeMime(image.mimeType())) { // only the image types safeMime allows are embedded
+                    html.append("<img alt=\"image\" src=\"data:").append(image.mimeType()).append(";base64,")
+                            .append(escape(image.data())).append("\">");
+                }
+            } else if (!(block instanceof ContentBlock.Unknown)) { // an unknown block is left out
+                throw new IllegalStateException("unhandled block in an export: " + block);
             }
         }
     }

@@ -63,10 +63,6 @@ public final class Cooldowns {
         expiries.remove(key(selector));
     }
 
-    public synchronized void clearAll() {
-        expiries.clear();
-    }
-
     /** The cooling selectors at {@code nowMs}, longest wait first (expired ones are dropped). */
     public synchronized List<Entry> snapshot(long nowMs) {
         List<Entry> entries = new ArrayList<>();

@@ -13,7 +13,10 @@ public final class CancellationToken {
     private final List<Runnable> callbacks = new ArrayList<>();
     private boolean cancelled;
 
-    /** A token that is never cancelled. */
+    /**
+     * A fresh token for a call no one means to cancel: it stays uncancelled as long as no holder
+     * calls {@link #cancel()} (nothing stops one from doing so; each call gets its own token).
+     */
     public static CancellationToken none() {
         return new CancellationToken();
     }

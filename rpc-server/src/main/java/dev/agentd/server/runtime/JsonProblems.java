@@ -2,6 +2,7 @@ package dev.agentd.server.runtime;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.agentd.protocol.text.Lines;
 import java.io.IOException;
 
 /**
@@ -15,13 +16,13 @@ public final class JsonProblems {
     public static String describe(String source, IOException e) {
         if (e instanceof JsonProcessingException json) {
             JsonLocation at = json.getLocation();
-            String reason = safe(firstLine(json.getOriginalMessage()));
+            String reason = safe(Lines.firstLine(json.getOriginalMessage()).orElse("unreadable"));
             if (at != null && at.getLineNr() > 0) {
                 return source + ":" + at.getLineNr() + ":" + at.getColumnNr() + ": " + reason;
             }
             return source + ": " + reason;
         }
-        return source + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : firstLine(e.getMessage()));
+        return source + ": " + Lines.firstLine(e.getMessage()).orElse(e.getClass().getSimpleName());
     }
 
     /** Jackson quotes an unrecognized token verbatim; in these files that token may be a key. */
@@ -32,13 +33,5 @@ public final class JsonProblems {
         }
         return reason.startsWith("Unrecognized token") ? "Unrecognized token (a value must be quoted, a number, "
                 + "true, false or null)" : reason;
-    }
-
-    private static String firstLine(String text) {
-        if (text == null) {
-            return "unreadable";
-        }
-        int newline = text.indexOf('\n');
-        return newline < 0 ? text : text.substring(0, newline);
     }
 }

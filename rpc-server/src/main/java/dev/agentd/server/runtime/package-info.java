@@ -8,7 +8,7 @@
  * {@link dev.agentd.server.runtime.KnownSecrets}, the process's secret values for redaction, and
  * {@link dev.agentd.server.runtime.OutputBackpressure}, the gauge by which stdout's queue tells the
  * stream watchdogs that the run thread is waiting for the client, not for the provider.
- * Imports nothing from agentd.
+ * May import {@code protocol} (its line helper, shared with the codec).
  *
  * <p><b>Clocks.</b> Durations, deadlines and intervals use {@code Scheduler.monotonicMs()};
  * {@code Scheduler.now()} (wall clock) is only for timestamps that leave the process. A value that

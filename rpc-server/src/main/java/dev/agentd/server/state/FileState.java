@@ -52,8 +52,8 @@ public final class FileState implements SharedState.Direct {
         this.maxBytes = maxBytes;
     }
 
-    /** {@code <agentDir>/circuits.json} on the machine's clock. */
-    public static FileState in(Path agentDir) {
+    /** {@code <agentDir>/circuits.json} on the machine's wall clock (shared with the other processes there). */
+    public static FileState onSystemClock(Path agentDir) {
         return new FileState(agentDir.resolve(FILE_NAME), System::currentTimeMillis);
     }
 

@@ -25,8 +25,8 @@ public final class MemoryState implements SharedState.Direct {
         this.status = status;
     }
 
-    /** On the machine's clock. */
-    public static MemoryState system() {
+    /** On the machine's wall clock (the one store clock a caller does not pass in). */
+    public static MemoryState onSystemClock() {
         return new MemoryState(System::currentTimeMillis);
     }
 

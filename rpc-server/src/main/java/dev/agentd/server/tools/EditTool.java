@@ -57,11 +57,7 @@ public final class EditTool extends BaseTool {
     @Override
     protected ToolResult run(ToolArgs args, CancellationToken cancel, Consumer<ToolOutput> onUpdate) {
         String raw = args.string("path");
-        Path file = paths.resolve(raw);
-        if (Files.isDirectory(file)) {
-            throw new ToolException("Path is a directory: " + raw);
-        }
-        PathResolver.requireOpenable(file, raw);
+        Path file = paths.file(raw);
         String oldText = normalize(args.string("oldText"));
         String newText = normalize(args.string("newText"));
         if (oldText.isEmpty()) {

@@ -92,11 +92,6 @@ final class OutputBuffer implements AutoCloseable {
         return filePath;
     }
 
-    /** Stops recording: whatever still writes to the pipe (a background job) is drained and dropped. */
-    synchronized void detach() {
-        detached = true;
-    }
-
     @Override
     public synchronized void close() {
         detached = true;

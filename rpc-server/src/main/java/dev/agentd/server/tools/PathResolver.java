@@ -2,6 +2,7 @@ package dev.agentd.server.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.server.runtime.OwnFiles;
+import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -67,6 +68,25 @@ public final class PathResolver {
         } catch (ToolException e) {
             return Optional.empty();
         }
+    }
+
+    /** {@link #file(String, String)} with no hint in the directory error. */
+    public Path file(String raw) {
+        return file(raw, "");
+    }
+
+    /**
+     * The file a tool reads or writes at {@code raw}: resolved, and refused when it is a directory
+     * ("Path is a directory: raw" + {@code directoryHint}) or cannot be opened safely
+     * ({@link #requireOpenable}).
+     */
+    public Path file(String raw, String directoryHint) {
+        Path file = resolve(raw);
+        if (Files.isDirectory(file)) {
+            throw new ToolException("Path is a directory: " + raw + directoryHint);
+        }
+        requireOpenable(file, raw);
+        return file;
     }
 
     /**

@@ -47,11 +47,7 @@ public final class ReadTool extends BaseTool {
         String raw = args.string("path");
         Integer offset = args.integerAtLeast("offset", 1);
         Integer limit = args.integerAtLeast("limit", 1);
-        Path file = paths.resolve(raw);
-        if (Files.isDirectory(file)) {
-            throw new ToolException("Path is a directory: " + raw + ". Use ls to list its contents.");
-        }
-        PathResolver.requireOpenable(file, raw);
+        Path file = paths.file(raw, ". Use ls to list its contents.");
         try {
             FileKind kind = FileKind.detect(file);
             return switch (kind.kind()) {

@@ -41,8 +41,8 @@ public final class SystemPrompt {
     private final Clock clock;
 
     /** Dates the prompt by the system clock in the default time zone, looked up at the first build. */
-    public SystemPrompt(Path cwd, List<ToolDefinition> tools) {
-        this(cwd, tools, null);
+    public static SystemPrompt onSystemClock(Path cwd, List<ToolDefinition> tools) {
+        return new SystemPrompt(cwd, tools, null);
     }
 
     /**

@@ -52,15 +52,4 @@ public final class Tools {
         }
         return tools;
     }
-
-    /** Parses a {@code --tools} value such as {@code "read, bash,grep"} (empty means none). */
-    public static List<String> parseList(String value) {
-        List<String> names = new ArrayList<>();
-        for (String part : value.split(",")) {
-            if (!part.isBlank()) {
-                names.add(part.strip());
-            }
-        }
-        return names;
-    }
 }

@@ -43,12 +43,6 @@ public final class Truncation {
             return truncatedBy != null;
         }
 
-        /** Replaces the totals, for a tail computed over a window of a longer stream. */
-        public Result withTotals(long lines, long bytes) {
-            return new Result(content, truncatedBy, lines, bytes, outputLines, outputBytes, lastLinePartial,
-                    firstLineExceedsLimit, maxLines, maxBytes);
-        }
-
         /** The {@code truncation} object of a tool result's details. */
         public ObjectNode toJson() {
             ObjectNode node = Json.mapper().createObjectNode();

@@ -6,7 +6,6 @@ import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.tools.ToolParams.Type;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -41,11 +40,7 @@ public final class WriteTool extends BaseTool {
     @Override
     protected ToolResult run(ToolArgs args, CancellationToken cancel, Consumer<ToolOutput> onUpdate) {
         String raw = args.string("path");
-        Path file = paths.resolve(raw);
-        if (Files.isDirectory(file)) {
-            throw new ToolException("Path is a directory: " + raw);
-        }
-        PathResolver.requireOpenable(file, raw);
+        Path file = paths.file(raw);
         String content = args.string("content");
         byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
         try {

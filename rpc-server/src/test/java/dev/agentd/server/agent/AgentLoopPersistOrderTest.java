@@ -8,9 +8,9 @@ import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.ContentBlock;
 import dev.agentd.protocol.message.StopReason;
-import dev.agentd.protocol.message.Usage;
 import dev.agentd.protocol.model.QueueMode;
 import dev.agentd.server.runtime.CancellationToken;
+import dev.agentd.server.testing.Replies;
 import dev.agentd.server.tools.ToolRegistry;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
 /** Every message is in the journal before its message_end is emitted (a kill right after loses nothing). */
 class AgentLoopPersistOrderTest {
     private static AgentMessage.Assistant reply(List<ContentBlock> content) {
-        return new AgentMessage.Assistant(content, "faux", "faux", "faux-1", Usage.ZERO,
-                content.stream().anyMatch(b -> b instanceof ContentBlock.ToolCall) ? StopReason.TOOL_USE
-                        : StopReason.STOP, null, 2);
+        return Replies.reply().content(content).at(2)
+                .stop(content.stream().anyMatch(b -> b instanceof ContentBlock.ToolCall) ? StopReason.TOOL_USE
+                        : StopReason.STOP).build();
     }
 
     @Test

@@ -10,10 +10,10 @@ import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.ContentBlock;
 import dev.agentd.protocol.message.StopReason;
-import dev.agentd.protocol.message.Usage;
 import dev.agentd.protocol.model.QueueMode;
 import dev.agentd.server.ai.ToolDefinition;
 import dev.agentd.server.runtime.CancellationToken;
+import dev.agentd.server.testing.Replies;
 import dev.agentd.server.tools.Tool;
 import dev.agentd.server.tools.ToolRegistry;
 import dev.agentd.server.tools.ToolResult;
@@ -128,8 +128,8 @@ class AgentLoopToolBatchTest {
         AgentLoop.Streamer streamer = (context, listener, cancel) -> {
             List<ContentBlock> content = replies.getAndIncrement() == 0 ? List.of(calls)
                     : List.of(new ContentBlock.Text("done"));
-            return new AgentMessage.Assistant(content, "faux", "faux", "faux-1", Usage.ZERO,
-                    replies.get() == 1 ? StopReason.TOOL_USE : StopReason.STOP, null, 2);
+            return Replies.reply().content(content).at(2)
+                    .stop(replies.get() == 1 ? StopReason.TOOL_USE : StopReason.STOP).build();
         };
         AgentLoop loop = new AgentLoop(new Conversation(), new MessageQueues(QueueMode.ONE_AT_A_TIME,
                 QueueMode.ONE_AT_A_TIME), () -> new ToolRegistry(tools), streamer, event -> {

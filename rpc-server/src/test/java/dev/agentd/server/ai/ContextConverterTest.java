@@ -1,15 +1,20 @@
 package dev.agentd.server.ai;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.ContentBlock;
 import dev.agentd.protocol.message.StopReason;
-import dev.agentd.protocol.message.Usage;
 import dev.agentd.protocol.model.Model;
+import dev.agentd.server.testing.Replies;
+import dev.agentd.server.testing.Samples;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /** The provider-neutral context every HTTP API is built from. */
@@ -25,8 +30,8 @@ class ContextConverterTest {
     }
 
     private static AgentMessage.Assistant assistant(Model from, StopReason stop, ContentBlock... content) {
-        return new AgentMessage.Assistant(List.of(content), from.api(), from.provider(), from.id(), Usage.ZERO, stop,
-                stop.failed() ? "boom" : null, 2);
+        return Replies.reply().content(content).from(from).failed(stop, stop.failed() ? "boom" : null).at(2)
+                .build();
     }
 
     private static ContentBlock.ToolCall call(String id) {
@@ -124,5 +129,15 @@ class ContextConverterTest {
                 new ContextConverter.UserTurn(List.of(new ContentBlock.Text("x")))), turns);
         assertEquals(List.of(new ContextConverter.UserTurn(List.of(IMAGE))),
                 ContextConverter.convert(List.of(user(IMAGE)), MODEL));
+    }
+
+    /** Every message and block kind is converted or named as left out; every kind of turn comes out. */
+    @Test
+    void everyMessageAndBlockKindIsHandled() {
+        List<ContextConverter.Turn> turns = ContextConverter.convert(Samples.historyOfEveryKind(MODEL), MODEL);
+        assertEquals(Set.of(ContextConverter.Turn.class.getPermittedSubclasses()),
+                turns.stream().map(Object::getClass).collect(Collectors.toSet()));
+        List<AgentMessage> unknownKind = Arrays.asList((AgentMessage) null);
+        assertThrows(IllegalStateException.class, () -> ContextConverter.convert(unknownKind, MODEL));
     }
 }

@@ -10,6 +10,7 @@ import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.server.recovery.ErrorClass;
 import dev.agentd.server.recovery.ErrorClassifier;
+import dev.agentd.server.testing.Replies;
 import dev.agentd.server.testing.http.RecordingListener;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -70,9 +71,9 @@ class ReplyBoundTest {
         assertEquals("12345", ((ContentBlock.Text) failed.content().get(0)).text(), "what came before is kept");
         assertEquals(ErrorClass.HARD, ErrorClassifier.classify(failed, 200_000).errorClass(),
                 "final: a retry would stream the same again, and no circuit opens for it");
-        AgentMessage.Assistant reloaded = new AgentMessage.Assistant(failed.content(), failed.api(), failed.provider(),
-                failed.model(), failed.usage(), StopReason.ERROR, failed.errorMessage(), 1L, null,
-                ErrorTypes.REPLY_TOO_LARGE, null, null);
+        AgentMessage.Assistant reloaded = Replies.reply().content(failed.content())
+                .from(failed.api(), failed.provider(), failed.model()).usage(failed.usage())
+                .error(failed.errorMessage()).at(1L).errorFields(null, ErrorTypes.REPLY_TOO_LARGE, null, null).build();
         assertFalse(isRetryable(reloaded, 200_000), "by its type alone, too");
     }
 

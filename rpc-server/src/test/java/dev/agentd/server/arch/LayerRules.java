@@ -74,7 +74,7 @@ final class LayerRules {
         t.put("state.redis", List.of("state", "runtime"));
         t.put("tools", List.of(PROTOCOL, "ai.ToolDefinition", "runtime"));
         t.put("sessions", List.of(PROTOCOL, "runtime"));
-        t.put("runtime", List.of());
+        t.put("runtime", List.of(PROTOCOL));
         t.put("commands", List.of(PROTOCOL));
         t.put("export", List.of(PROTOCOL));
         return Map.copyOf(t);

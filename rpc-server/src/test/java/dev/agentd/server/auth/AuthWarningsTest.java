@@ -21,7 +21,8 @@ class AuthWarningsTest {
 
     private AuthStore load(String json) throws IOException {
         Path file = Files.writeString(dir.resolve("auth.json"), json);
-        return AuthStore.load(file, new SecretResolver(Map.of()), new FakeScheduler());
+        FakeScheduler clock = new FakeScheduler();
+        return AuthStore.load(file, new SecretResolver(Map.of(), clock, SecretResolver.COMMAND_LIMIT_MS), clock);
     }
 
     @Test

@@ -15,7 +15,7 @@ class CliOptionsTest {
     void parsesEveryOption() throws Exception {
         CliOptions options = CliOptions.parse("--mode", "rpc", "--provider", "openai", "--model=gpt-5",
                 "--thinking", "high", "--no-session", "--session-dir", "/tmp/s", "--api-key", "sk-secret",
-                "--tools", "read, bash,grep", "--no-model-fallback", "--faux-script", "s.json", "--updates", "delta");
+                "--tools", " read, ,bash,grep", "--no-model-fallback", "--faux-script", "s.json", "--updates", "delta");
         assertEquals("openai", options.provider());
         assertEquals("gpt-5", options.model());
         assertEquals("high", options.thinking());

@@ -7,6 +7,7 @@ import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.ContentBlock;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.message.Usage;
+import dev.agentd.server.testing.Replies;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -16,13 +17,12 @@ class CutPointTest {
     }
 
     static AgentMessage.Assistant reply(String text) {
-        return new AgentMessage.Assistant(List.of(new ContentBlock.Text(text)), "a", "p", "m", Usage.ZERO,
-                StopReason.STOP, null, 0);
+        return Replies.reply().text(text).from("a", "p", "m").build();
     }
 
     static AgentMessage.Assistant toolCall() {
-        return new AgentMessage.Assistant(List.of(new ContentBlock.ToolCall("c1", "read",
-                JsonNodeFactory.instance.objectNode())), "a", "p", "m", Usage.ZERO, StopReason.TOOL_USE, null, 0);
+        return Replies.reply().content(new ContentBlock.ToolCall("c1", "read", JsonNodeFactory.instance.objectNode()))
+                .from("a", "p", "m").stop(StopReason.TOOL_USE).build();
     }
 
     static AgentMessage.ToolResult result(String text) {
@@ -69,8 +69,8 @@ class CutPointTest {
 
     @Test
     void contextTokensUseTheLastReplysUsagePlusEstimatesAfterIt() {
-        AgentMessage.Assistant counted = new AgentMessage.Assistant(List.of(new ContentBlock.Text("a")), "a", "p", "m",
-                new Usage(1000, 200, 0, 0, 1200, null), StopReason.STOP, null, 0);
+        AgentMessage.Assistant counted = Replies.reply().text("a").from("a", "p", "m")
+                .usage(new Usage(1000, 200, 0, 0, 1200, null)).build();
         assertEquals(1200 + 100, TokenEstimate.contextTokens(List.of(user("q"), counted, user("x".repeat(400)))));
         assertEquals(100 + 1, TokenEstimate.contextTokens(List.of(user("x".repeat(400)), user("q"))));
     }

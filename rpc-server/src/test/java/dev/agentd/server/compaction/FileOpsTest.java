@@ -8,7 +8,7 @@ import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.ContentBlock;
 import dev.agentd.protocol.message.StopReason;
-import dev.agentd.protocol.message.Usage;
+import dev.agentd.server.testing.Replies;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +20,7 @@ class FileOpsTest {
             ObjectNode args = JsonNodeFactory.instance.objectNode().put("path", nameAndPath[i + 1]);
             blocks.add(new ContentBlock.ToolCall("c" + i, nameAndPath[i], args));
         }
-        return new AgentMessage.Assistant(blocks, "a", "p", "m", Usage.ZERO, StopReason.TOOL_USE, null, 0);
+        return Replies.reply().content(blocks).from("a", "p", "m").stop(StopReason.TOOL_USE).build();
     }
 
     @Test

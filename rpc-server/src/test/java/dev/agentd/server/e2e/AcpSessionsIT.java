@@ -8,11 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.ContentBlock;
-import dev.agentd.protocol.message.StopReason;
-import dev.agentd.protocol.message.Usage;
 import dev.agentd.server.sessions.SessionFile;
 import dev.agentd.server.sessions.SessionLock;
 import dev.agentd.server.sessions.SessionLockedException;
+import dev.agentd.server.testing.Replies;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -70,8 +69,7 @@ class AcpSessionsIT {
     }
 
     private static AgentMessage.Assistant reply(String text) {
-        return new AgentMessage.Assistant(List.of(new ContentBlock.Text(text)), "faux", "faux", "faux-1", Usage.ZERO,
-                StopReason.STOP, null, 2);
+        return Replies.reply().text(text).at(2).build();
     }
 
     @Test

@@ -73,7 +73,7 @@ class CooldownsTest {
                 cooldowns.snapshot(10_000), "expired a/one is gone, longest wait first");
         cooldowns.clear("B/TWO");
         assertEquals(List.of(new Cooldowns.Entry("c/three", 20_000)), cooldowns.snapshot(10_000));
-        cooldowns.clearAll();
+        cooldowns.clear("c/three");
         assertEquals(List.of(), cooldowns.snapshot(10_000));
     }
 

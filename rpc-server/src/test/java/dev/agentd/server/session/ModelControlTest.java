@@ -55,7 +55,8 @@ class ModelControlTest {
         FakeScheduler scheduler = new FakeScheduler();
         SessionContext context = new SessionContext(new ModelRegistry(FauxModels.ALL),
                 new ProviderRegistry(List.of(new FauxProvider(new FauxScript(), scheduler, 0))),
-                new AuthStore(Map.of(), new SecretResolver(Map.of()), scheduler), settings, scheduler,
+                new AuthStore(Map.of(), new SecretResolver(Map.of(), scheduler, SecretResolver.COMMAND_LIMIT_MS),
+                        scheduler), settings, scheduler,
                 new ToolRegistry(List.of()), () -> "system prompt", dir, null);
         ModelControl.Observer observer = new ModelControl.Observer() {
             @Override

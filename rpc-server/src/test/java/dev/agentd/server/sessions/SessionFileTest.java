@@ -9,8 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.ContentBlock;
-import dev.agentd.protocol.message.StopReason;
-import dev.agentd.protocol.message.Usage;
+import dev.agentd.server.testing.Replies;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,12 +30,11 @@ class SessionFileTest {
     }
 
     static AgentMessage.Assistant reply(String text) {
-        return new AgentMessage.Assistant(List.of(new ContentBlock.Text(text)), "faux", "faux", "faux-1", Usage.ZERO,
-                StopReason.STOP, null, 2);
+        return Replies.reply().text(text).at(2).build();
     }
 
     static AgentMessage.Assistant failed(String error) {
-        return new AgentMessage.Assistant(List.of(), "faux", "faux", "faux-1", Usage.ZERO, StopReason.ERROR, error, 2);
+        return Replies.reply().error(error).at(2).build();
     }
 
     private List<JsonNode> lines(Path file) throws IOException {

@@ -1,9 +1,6 @@
 package dev.agentd.server.testing;
 
 import dev.agentd.protocol.message.AgentMessage;
-import dev.agentd.protocol.message.ContentBlock;
-import dev.agentd.protocol.message.StopReason;
-import dev.agentd.protocol.message.Usage;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.server.ai.Provider;
 import dev.agentd.server.ai.ProviderError;
@@ -60,11 +57,9 @@ public final class ScriptedProvider implements Provider {
         }
         Model model = request.model();
         if (error != null) {
-            return new AgentMessage.Assistant(List.of(), model.api(), model.provider(), model.id(), Usage.ZERO,
-                    StopReason.ERROR, error.message(), 0, error.status(), error.type(), error.retryAfterMs(),
-                    error.shouldRetry());
+            return Replies.reply().from(model).error(error.message())
+                    .errorFields(error.status(), error.type(), error.retryAfterMs(), error.shouldRetry()).build();
         }
-        return new AgentMessage.Assistant(List.of(new ContentBlock.Text("ok")), model.api(), model.provider(),
-                model.id(), Usage.ZERO, StopReason.STOP, null, 0);
+        return Replies.reply().text("ok").from(model).build();
     }
 }

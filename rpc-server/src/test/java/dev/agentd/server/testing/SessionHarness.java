@@ -60,7 +60,8 @@ public final class SessionHarness implements AutoCloseable {
     private SessionHarness(Builder builder) {
         this.settings = new SettingsStore(builder.dir.resolve("settings.json"),
                 builder.dir.resolve("project-settings.json"));
-        this.auth = new AuthStore(builder.credentials, new SecretResolver(Map.of()), scheduler);
+        this.auth = new AuthStore(builder.credentials,
+                new SecretResolver(Map.of(), scheduler, SecretResolver.COMMAND_LIMIT_MS), scheduler);
         List<Provider> providers = new ArrayList<>(builder.providers);
         providers.add(faux);
         List<Model> models = new ArrayList<>(builder.models);

@@ -92,7 +92,6 @@ class ToolDefinitionsTest {
                 Tools.create(dir, List.of("bash", "read", " bash")).stream().map(Tool::name).toList());
         assertEquals(List.of("read", "write", "edit", "bash"),
                 Tools.create(dir, Tools.DEFAULT).stream().map(Tool::name).toList());
-        assertEquals(List.of("read", "grep"), Tools.parseList(" read, ,grep"));
     }
 
     @Test

@@ -61,7 +61,7 @@ final class AnthropicRequest {
                 ObjectNode entry = tools.addObject();
                 entry.put("name", tool.name());
                 entry.put("description", tool.description() == null ? "" : tool.description());
-                entry.set("input_schema", schema(tool.parameters()));
+                entry.set("input_schema", tool.schemaOrEmpty());
             }
         }
         if (budget >= MIN_BUDGET) {
@@ -102,10 +102,10 @@ final class AnthropicRequest {
             message.put("role", "assistant");
             content = message.putArray("content");
             assistant.content().forEach(block -> content.add(assistantBlock(block)));
-        } else {
+        } else if (turn instanceof ContextConverter.ToolResults tools) {
             message.put("role", "user");
             content = message.putArray("content");
-            for (ContextConverter.Result result : ((ContextConverter.ToolResults) turn).results()) {
+            for (ContextConverter.Result result : tools.results()) {
                 ObjectNode entry = content.addObject();
                 entry.put("type", "tool_result");
                 entry.put("tool_use_id", toolId(result.toolCallId()));
@@ -115,6 +115,8 @@ final class AnthropicRequest {
                 }
                 entry.put("is_error", result.isError());
             }
+        } else {
+            throw new IllegalStateException("unhandled turn: " + turn);
         }
         return message;
     }
@@ -172,15 +174,5 @@ final class AnthropicRequest {
 
     private static void cache(ObjectNode block) {
         block.putObject("cache_control").put("type", "ephemeral");
-    }
-
-    private static JsonNode schema(JsonNode parameters) {
-        if (parameters != null && parameters.isObject()) {
-            return parameters;
-        }
-        ObjectNode empty = Json.mapper().createObjectNode();
-        empty.put("type", "object");
-        empty.putObject("properties");
-        return empty;
     }
 }

@@ -141,6 +141,9 @@ public final class HttpReplyStreamer {
             return reply.fail(new ProviderError(redactor.apply(error.message()), error.status(), error.type(),
                     error.retryAfterMs(), error.shouldRetry()));
         }
-        return reply.finish(((StreamMapper.Outcome.Done) outcome).stopReason());
+        if (outcome instanceof StreamMapper.Outcome.Done done) {
+            return reply.finish(done.stopReason());
+        }
+        throw new IllegalStateException("unhandled stream outcome: " + outcome);
     }
 }

@@ -44,19 +44,23 @@ final class RequestLog {
         }
         String head = request.method() + " " + url(request.uri());
         String id = seen.requestId == null ? "" : " request-id " + seen.requestId;
-        String outcome;
+        LOG.debug("{} -> {}{}", head, outcome(result, seen, totalMs), id);
+    }
+
+    /** The log line's outcome; one case per {@link ExchangeResult}, an unknown one throws. */
+    static String outcome(ExchangeResult result, Seen seen, long totalMs) {
         if (result instanceof ExchangeResult.Completed) {
-            outcome = seen.status + " in " + seen.headersMs + " ms, stream done after " + totalMs + " ms";
+            return seen.status + " in " + seen.headersMs + " ms, stream done after " + totalMs + " ms";
         } else if (result instanceof ExchangeResult.HttpFailure failure) {
-            outcome = failure.status() + " in " + seen.headersMs + " ms (error)";
+            return failure.status() + " in " + seen.headersMs + " ms (error)";
         } else if (result instanceof ExchangeResult.TransportFailure failure) {
-            outcome = "failed after " + totalMs + " ms: " + failure.cause();
+            return "failed after " + totalMs + " ms: " + failure.cause();
         } else if (result instanceof ExchangeResult.TimedOut timedOut) {
-            outcome = "timed out after " + totalMs + " ms: " + timedOut.message();
-        } else {
-            outcome = "aborted after " + totalMs + " ms";
+            return "timed out after " + totalMs + " ms: " + timedOut.message();
+        } else if (result instanceof ExchangeResult.Aborted) {
+            return "aborted after " + totalMs + " ms";
         }
-        LOG.debug("{} -> {}{}", head, outcome, id);
+        throw new IllegalStateException("unhandled exchange result: " + result);
     }
 
     static String url(URI uri) {

@@ -46,8 +46,10 @@ final class OpenAiRequest {
                 userContent(message, user.content());
             } else if (turn instanceof ContextConverter.AssistantTurn assistant) {
                 assistant(messages, assistant);
+            } else if (turn instanceof ContextConverter.ToolResults tools) {
+                toolResults(messages, tools, images);
             } else {
-                toolResults(messages, (ContextConverter.ToolResults) turn, images);
+                throw new IllegalStateException("unhandled turn: " + turn);
             }
         }
         body.put("stream", true);
@@ -58,7 +60,7 @@ final class OpenAiRequest {
                 ObjectNode function = tools.addObject().put("type", "function").putObject("function");
                 function.put("name", tool.name());
                 function.put("description", tool.description() == null ? "" : tool.description());
-                function.set("parameters", parameters(tool.parameters()));
+                function.set("parameters", tool.schemaOrEmpty());
             }
         }
         if (request.maxOutputTokens() > 0) {
@@ -187,15 +189,5 @@ final class OpenAiRequest {
             parts.addObject().put("type", "text").put("text", TOOL_IMAGES_NOTE);
             attached.forEach(image -> parts.add(part(image)));
         }
-    }
-
-    private static JsonNode parameters(JsonNode parameters) {
-        if (parameters != null && parameters.isObject()) {
-            return parameters;
-        }
-        ObjectNode empty = Json.mapper().createObjectNode();
-        empty.put("type", "object");
-        empty.putObject("properties");
-        return empty;
     }
 }

@@ -1,7 +1,6 @@
 package dev.agentd.server.state.redis;
 
 import dev.agentd.server.runtime.Scheduler;
-import dev.agentd.server.state.RedisEndpoint;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;

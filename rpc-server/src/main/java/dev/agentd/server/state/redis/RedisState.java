@@ -8,9 +8,7 @@ import dev.agentd.server.state.Circuits;
 import dev.agentd.server.state.CredentialBlocks;
 import dev.agentd.server.state.CredentialId;
 import dev.agentd.server.state.ProbeToken;
-import dev.agentd.server.state.RedisEndpoint;
 import dev.agentd.server.state.SharedState;
-import dev.agentd.server.state.StateConfig;
 import dev.agentd.server.state.StoreStatus;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,12 +58,10 @@ public final class RedisState implements SharedState {
         this.link = new Link(endpoint, connectTimeoutMs, commandTimeoutMs, scheduler, firstBackoffMs, maxBackoffMs);
     }
 
-    /** The Redis store {@code config} describes (its kind must be {@code REDIS}); connects on first use. */
-    public static RedisState open(StateConfig config, SharedState local, Scheduler scheduler) {
-        RedisEndpoint endpoint = config.redis()
-                .orElseThrow(() -> new IllegalArgumentException("not a Redis configuration: " + config.describe()));
-        return new RedisState(endpoint, config.keyPrefix(), config.connectTimeoutMs(), config.commandTimeoutMs(),
-                local, scheduler);
+    /** The Redis store {@code config} describes; connects on first use. */
+    public static RedisState open(RedisConfig config, SharedState local, Scheduler scheduler) {
+        return new RedisState(config.endpoint(), config.keyPrefix(), config.connectTimeoutMs(),
+                config.commandTimeoutMs(), local, scheduler);
     }
 
     @Override

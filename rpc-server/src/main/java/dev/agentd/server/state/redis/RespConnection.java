@@ -1,6 +1,5 @@
 package dev.agentd.server.state.redis;
 
-import dev.agentd.server.state.RedisEndpoint;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -37,6 +37,7 @@ import dev.agentd.server.ai.http.ProviderTimeouts;
 import dev.agentd.server.ai.wiring.HttpProviders;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.runtime.SystemScheduler;
+import dev.agentd.server.testing.Replies;
 import dev.agentd.server.testing.http.FakeProviderServer;
 import dev.agentd.server.testing.http.RecordingListener;
 import java.util.List;
@@ -187,15 +188,13 @@ class AnthropicProviderTest {
         ContentBlock.Image image = new ContentBlock.Image("aGVsbG8=", "image/png");
         List<AgentMessage> history = List.of(
                 new AgentMessage.User(List.of(new ContentBlock.Text("look"), image), 1),
-                new AgentMessage.Assistant(List.of(new ContentBlock.Text("broken")), model.api(), model.provider(),
-                        model.id(), Usage.ZERO, StopReason.ERROR, "529 overloaded", 2),
-                new AgentMessage.Assistant(List.of(new ContentBlock.Text("cut")), model.api(), model.provider(),
-                        model.id(), Usage.ZERO, StopReason.ABORTED, "Request was aborted", 3),
-                new AgentMessage.Assistant(List.of(new ContentBlock.Thinking("plan", "sig-1", null),
+                Replies.reply().text("broken").from(model).error("529 overloaded").at(2).build(),
+                Replies.reply().text("cut").from(model).failed(StopReason.ABORTED, "Request was aborted").at(3).build(),
+                Replies.reply().content(new ContentBlock.Thinking("plan", "sig-1", null),
                         new ContentBlock.Text("Reading."),
                         new ContentBlock.ToolCall("toolu_1", "read", Json.mapper().createObjectNode().put("path", "a")),
-                        new ContentBlock.ToolCall("toolu_2", "bash", Json.mapper().createObjectNode().put("c", "ls"))),
-                        model.api(), model.provider(), model.id(), Usage.ZERO, StopReason.TOOL_USE, null, 4),
+                        new ContentBlock.ToolCall("toolu_2", "bash", Json.mapper().createObjectNode().put("c", "ls")))
+                        .from(model).stop(StopReason.TOOL_USE).at(4).build(),
                 new AgentMessage.ToolResult("toolu_1", "read", List.of(new ContentBlock.Text("content of a"), image),
                         null, false, 5),
                 new AgentMessage.BashExecution("ls", "a\nb", 0, false, false, null, null, 6),

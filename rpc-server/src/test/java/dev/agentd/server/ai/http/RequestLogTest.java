@@ -1,8 +1,11 @@
 package dev.agentd.server.ai.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.agentd.server.testing.Samples;
 import java.net.URI;
 import org.junit.jupiter.api.Test;
 
@@ -22,5 +25,14 @@ class RequestLogTest {
         assertNull(RequestLog.safeId("Bearer sk-ant secret"));
         assertNull(RequestLog.safeId("x".repeat(101)));
         assertNull(RequestLog.safeId(""));
+    }
+
+    /** Each kind of exchange result has its own line: a kind added later and not handled throws. */
+    @Test
+    void everyExchangeResultHasItsOwnOutcome() {
+        for (ExchangeResult result : Samples.oneOfEach(ExchangeResult.class)) {
+            assertFalse(RequestLog.outcome(result, new RequestLog.Seen(), 5).isBlank(), result.toString());
+        }
+        assertThrows(IllegalStateException.class, () -> RequestLog.outcome(null, new RequestLog.Seen(), 5));
     }
 }

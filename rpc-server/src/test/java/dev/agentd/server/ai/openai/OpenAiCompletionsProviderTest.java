@@ -39,6 +39,7 @@ import dev.agentd.server.ai.ErrorTypes;
 import dev.agentd.server.ai.wiring.HttpProviders;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.runtime.SystemScheduler;
+import dev.agentd.server.testing.Replies;
 import dev.agentd.server.testing.http.FakeProviderServer;
 import dev.agentd.server.testing.http.RecordingListener;
 import java.io.IOException;
@@ -244,13 +245,12 @@ class OpenAiCompletionsProviderTest {
         ContentBlock.Image image = new ContentBlock.Image("aGVsbG8=", "image/jpeg");
         List<AgentMessage> history = List.of(
                 new AgentMessage.User(List.of(new ContentBlock.Text("look"), image), 1),
-                new AgentMessage.Assistant(List.of(new ContentBlock.Text("broken")), model.api(), model.provider(),
-                        model.id(), Usage.ZERO, StopReason.ERROR, "500", 2),
-                new AgentMessage.Assistant(List.of(new ContentBlock.Thinking("private", "reasoning_content", null),
+                Replies.reply().text("broken").from(model).error("500").at(2).build(),
+                Replies.reply().content(new ContentBlock.Thinking("private", "reasoning_content", null),
                         new ContentBlock.Text("Reading."),
                         new ContentBlock.ToolCall("call_1", "read", Json.mapper().createObjectNode().put("path", "a")),
-                        new ContentBlock.ToolCall("call_2", "ls", Json.mapper().createObjectNode())),
-                        model.api(), model.provider(), model.id(), Usage.ZERO, StopReason.TOOL_USE, null, 3),
+                        new ContentBlock.ToolCall("call_2", "ls", Json.mapper().createObjectNode()))
+                        .from(model).stop(StopReason.TOOL_USE).at(3).build(),
                 new AgentMessage.ToolResult("call_1", "read", List.of(new ContentBlock.Text("content"), image), null,
                         false, 4),
                 new AgentMessage.BashExecution("pwd", "/tmp", 0, false, false, null, null, 5),

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.agentd.server.state.Admission;
 import dev.agentd.server.state.CircuitTimings;
 import dev.agentd.server.state.CircuitView;
-import dev.agentd.server.state.RedisEndpoint;
 import dev.agentd.server.testing.FakeScheduler;
 import dev.agentd.server.testing.RedisServer;
 import java.nio.file.Path;

@@ -11,7 +11,6 @@ import dev.agentd.server.state.Admission;
 import dev.agentd.server.state.CircuitTimings;
 import dev.agentd.server.state.CircuitView;
 import dev.agentd.server.state.CredentialId;
-import dev.agentd.server.state.RedisEndpoint;
 import dev.agentd.server.state.StoreStatus;
 import dev.agentd.server.testing.FakeScheduler;
 import dev.agentd.server.testing.RedisServer;

@@ -12,7 +12,6 @@ import dev.agentd.server.state.CircuitTimings;
 import dev.agentd.server.state.CircuitView;
 import dev.agentd.server.state.CredentialId;
 import dev.agentd.server.state.ProbeToken;
-import dev.agentd.server.state.RedisEndpoint;
 import dev.agentd.server.testing.FakeScheduler;
 import dev.agentd.server.testing.RedisServer;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.agentd.server.state;
+package dev.agentd.server.state.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,15 +9,18 @@ import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.agentd.server.config.Settings;
 import dev.agentd.server.config.SettingsStore;
+import dev.agentd.server.state.StateConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class StateConfigTest {
+/** The store choice ({@link StateConfig}) and the Redis settings it carries ({@link RedisConfig}). */
+class RedisConfigTest {
     private static final String SECRET = "pa:ss@w0rd";
 
     private static Settings settings(Map<String, Object> values) {
@@ -25,6 +28,18 @@ class StateConfigTest {
         values.forEach((path, value) -> store.setForProcess(path,
                 value instanceof Integer i ? IntNode.valueOf(i) : TextNode.valueOf((String) value)));
         return store.current();
+    }
+
+    /** The Redis configuration {@code config} carries, with its warnings added to {@code warnings}. */
+    private static Optional<RedisConfig> redis(StateConfig config, List<String> warnings) {
+        return config.redis().flatMap(raw -> RedisConfig.from(raw, warnings));
+    }
+
+    private static RedisConfig redis(StateConfig config) {
+        List<String> warnings = new ArrayList<>();
+        RedisConfig redis = redis(config, warnings).orElseThrow();
+        assertEquals(List.of(), warnings);
+        return redis;
     }
 
     @Test
@@ -43,10 +58,12 @@ class StateConfigTest {
     void theFileStoreIsTheDefaultAndNeedsNothing() {
         StateConfig config = StateConfig.from(settings(Map.of()), Map.of());
         assertEquals(StateConfig.Kind.FILE, config.kind());
-        assertEquals("agentd:", config.keyPrefix());
-        assertEquals(200, config.connectTimeoutMs());
-        assertEquals(200, config.commandTimeoutMs());
+        assertEquals(Optional.empty(), config.redis());
         assertTrue(config.warnings().isEmpty());
+        RedisConfig defaults = redis(StateConfig.from(settings(Map.of()), Map.of("AGENTD_STATE_URL", "redis://h")));
+        assertEquals("agentd:", defaults.keyPrefix());
+        assertEquals(200, defaults.connectTimeoutMs());
+        assertEquals(200, defaults.commandTimeoutMs());
     }
 
     @Test
@@ -56,16 +73,16 @@ class StateConfigTest {
                 Map.of());
         assertEquals(StateConfig.Kind.REDIS, config.kind());
         assertEquals(new RedisEndpoint("cache.internal", 6380, 2, Optional.empty(), Optional.empty(), false),
-                config.redis().orElseThrow());
-        assertEquals("team-a:", config.keyPrefix());
-        assertEquals(50, config.commandTimeoutMs());
+                redis(config).endpoint());
+        assertEquals("team-a:", redis(config).keyPrefix());
+        assertEquals(50, redis(config).commandTimeoutMs());
     }
 
     @Test
     void theEnvironmentVariableOverridesTheUrlAndSelectsRedisOnItsOwn() {
         StateConfig config = StateConfig.from(settings(Map.of("state.url", "redis://other:1/0")),
                 Map.of("AGENTD_STATE_URL", "rediss://u:" + "p%40ss" + "@redis.fleet.example:6390/1"));
-        RedisEndpoint endpoint = config.redis().orElseThrow();
+        RedisEndpoint endpoint = redis(config).endpoint();
         assertEquals(StateConfig.Kind.REDIS, config.kind());
         assertEquals("redis.fleet.example", endpoint.host());
         assertEquals(6390, endpoint.port());
@@ -85,9 +102,12 @@ class StateConfigTest {
         assertEquals(StateConfig.Kind.FILE, noUrl.kind());
         assertTrue(noUrl.warnings().get(0).contains("AGENTD_STATE_URL"), noUrl.warnings().toString());
 
-        StateConfig badPrefix = StateConfig.from(settings(Map.of("state.keyPrefix", "has space")), Map.of());
+        // The key prefix matters to the Redis store only, so only a Redis configuration checks it.
+        List<String> warnings = new ArrayList<>();
+        RedisConfig badPrefix = redis(StateConfig.from(settings(Map.of("state.keyPrefix", "has space")),
+                Map.of("AGENTD_STATE_URL", "redis://h")), warnings).orElseThrow();
         assertEquals("agentd:", badPrefix.keyPrefix());
-        assertEquals(1, badPrefix.warnings().size());
+        assertEquals(1, warnings.size());
     }
 
     @Test
@@ -96,9 +116,11 @@ class StateConfigTest {
                 "redis://u:" + SECRET + "@/0", "redis://u:" + SECRET + "@host:6379/x", "redis://u:" + SECRET
                         + "@host/0?timeout=1", "redis://u:pa%zz@host"}) {
             StateConfig config = StateConfig.from(settings(Map.of()), Map.of("AGENTD_STATE_URL", url));
-            assertEquals(StateConfig.Kind.FILE, config.kind(), url);
-            assertEquals(1, config.warnings().size(), url);
-            String warning = config.warnings().get(0);
+            List<String> warnings = new ArrayList<>(config.warnings());
+            assertEquals(Optional.empty(), redis(config, warnings), url); // the store factory opens the file store
+            assertFalse(config.toString().contains("w0rd"), url);
+            assertEquals(1, warnings.size(), url);
+            String warning = warnings.get(0);
             assertTrue(warning.startsWith("AGENTD_STATE_URL: "), warning);
             assertFalse(warning.contains("pa:ss") || warning.contains("w0rd") || warning.contains("pa%zz"), warning);
         }
@@ -108,10 +130,11 @@ class StateConfigTest {
     void thePasswordNeverAppearsInToStringOrDescriptions() {
         StateConfig config = StateConfig.from(settings(Map.of()),
                 Map.of("AGENTD_STATE_URL", "redis://agent:" + SECRET.replace("@", "%40") + "@h:7000/3"));
-        RedisEndpoint endpoint = config.redis().orElseThrow();
+        RedisEndpoint endpoint = redis(config).endpoint();
         assertEquals(SECRET, endpoint.password().orElseThrow());
         assertEquals("redis://agent:***@h:7000/3", endpoint.redacted());
-        for (String text : new String[] {endpoint.toString(), config.toString(), config.describe()}) {
+        for (String text : new String[] {endpoint.toString(), config.toString(), config.redis().toString(),
+                redis(config).toString(), redis(config).describe()}) {
             assertFalse(text.contains("w0rd"), text);
         }
     }

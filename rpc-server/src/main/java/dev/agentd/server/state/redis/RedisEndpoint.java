@@ -1,4 +1,4 @@
-package dev.agentd.server.state;
+package dev.agentd.server.state.redis;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;

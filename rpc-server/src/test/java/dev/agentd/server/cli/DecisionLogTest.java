@@ -1,0 +1,27 @@
+package dev.agentd.server.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.server.testing.Samples;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Every event type is either described as a decision or named as none: a new type cannot slip by. */
+class DecisionLogTest {
+    @Test
+    void everyEventIsADecisionOrNamedAsNone() {
+        List<String> decisions = new ArrayList<>();
+        for (AgentEvent event : Samples.oneOfEach(AgentEvent.class)) {
+            if (DecisionLog.describe(event) != null) {
+                decisions.add(event.getClass().getSimpleName());
+            }
+        }
+        assertEquals(List.of("AutoRetryStart", "AutoRetryEnd", "CompactionStart", "CompactionEnd",
+                "RetryFallbackApplied", "RetryFallbackReverted", "RetryFallbackExhausted", "FallbackCircuitOpened"),
+                decisions);
+        assertThrows(IllegalStateException.class, () -> DecisionLog.describe(null));
+    }
+}
