@@ -5,7 +5,7 @@ import dev.agentd.protocol.command.CommandCodec;
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.json.JsonTrees;
 import dev.agentd.protocol.json.WireTypes;
-import dev.agentd.server.sessions.SessionEntry;
+import dev.agentd.server.sessionfile.SessionEntry;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

@@ -109,7 +109,7 @@ public final class CandidateScan {
     /**
      * Scans {@code entries} (usually {@link Chains#candidatesAfter}) of the chain {@code chainKey}.
      */
-    public static Scan scan(String chainKey, List<String> entries, Catalog catalog, View view) {
+    public static Scan scan(String chainKey, List<String> entries, FallbackCatalog catalog, View view) {
         String self = view.current() == null ? null : view.current().selector();
         int size = entries.size();
         Model[] models = new Model[size];
@@ -119,7 +119,7 @@ public final class CandidateScan {
         int best = -1;
         for (int i = 0; i < size; i++) {
             String entry = entries.get(i);
-            Optional<Catalog.Resolved> resolved = catalog.resolve(entry);
+            Optional<FallbackCatalog.Resolved> resolved = catalog.resolve(entry);
             if (resolved.isEmpty()) {
                 reasons[i] = SkipReason.UNKNOWN;
                 continue;

@@ -24,7 +24,7 @@ import java.util.Optional;
 final class ChainValidation {
     private ChainValidation() {}
 
-    static List<String> validate(JsonNode raw, Catalog catalog) {
+    static List<String> validate(JsonNode raw, FallbackCatalog catalog) {
         List<String> warnings = new ArrayList<>();
         if (raw == null || raw.isMissingNode()) {
             return warnings;
@@ -62,7 +62,7 @@ final class ChainValidation {
     }
 
     /** The key's model (empty for a valid bare key), or null when the key is invalid. */
-    private static Optional<Model> checkKey(String key, Catalog catalog, List<String> warnings) {
+    private static Optional<Model> checkKey(String key, FallbackCatalog catalog, List<String> warnings) {
         if (key.indexOf('*') >= 0) {
             warnings.add("Fallback chain key " + LogText.quoted(key) + " cannot contain wildcards.");
             return null;
@@ -76,7 +76,7 @@ final class ChainValidation {
                     + " must use a provider/model selector; roles are unsupported.");
             return null;
         }
-        Optional<Catalog.Resolved> resolved = catalog.resolve(key);
+        Optional<FallbackCatalog.Resolved> resolved = catalog.resolve(key);
         if (resolved.isEmpty()) {
             warnings.add("Fallback chain key " + LogText.quoted(key) + " is not a valid or known model selector.");
             return null;
@@ -88,7 +88,7 @@ final class ChainValidation {
         return Optional.of(resolved.get().model());
     }
 
-    private static void checkEntry(String entry, String key, Optional<Model> keyModel, Catalog catalog,
+    private static void checkEntry(String entry, String key, Optional<Model> keyModel, FallbackCatalog catalog,
             List<String> warnings) {
         String subject = "Fallback chain entry " + LogText.quoted(entry) + " for " + LogText.quoted(key);
         if (entry.indexOf('/') < 0) {
@@ -98,7 +98,7 @@ final class ChainValidation {
             }
             return;
         }
-        Optional<Catalog.Resolved> resolved = catalog.resolve(entry);
+        Optional<FallbackCatalog.Resolved> resolved = catalog.resolve(entry);
         if (resolved.isEmpty()) {
             warnings.add(subject + " is not a valid or known model selector.");
         } else if (keyModel.isPresent() && keyModel.get().selector().equalsIgnoreCase(resolved.get().model().selector())) {
@@ -108,11 +108,11 @@ final class ChainValidation {
         }
     }
 
-    private static boolean unsupported(Catalog.Resolved resolved) {
-        return resolved.thinking().map(level -> !Catalog.supports(resolved.model(), level)).orElse(false);
+    private static boolean unsupported(FallbackCatalog.Resolved resolved) {
+        return resolved.thinking().map(level -> !FallbackCatalog.supports(resolved.model(), level)).orElse(false);
     }
 
-    private static String thinkingWarning(String subject, Catalog.Resolved resolved) {
+    private static String thinkingWarning(String subject, FallbackCatalog.Resolved resolved) {
         ThinkingLevel level = resolved.thinking().orElseThrow();
         return subject + " uses thinking level \"" + level.wire() + "\", which is unsupported by "
                 + LogText.clip(resolved.model().selector()) + ".";

@@ -46,7 +46,7 @@ public final class Chains {
     }
 
     /** Canonicalizes without memo; prefer {@link ChainsMemo#get}. */
-    public static Chains canonicalize(Map<String, List<String>> raw, Catalog catalog, Predicate<String> hasCredential) {
+    public static Chains canonicalize(Map<String, List<String>> raw, FallbackCatalog catalog, Predicate<String> hasCredential) {
         Map<String, List<String>> result = new LinkedHashMap<>();
         Set<String> tombstones = new HashSet<>();
         Set<String> explicit = new HashSet<>();
@@ -67,7 +67,7 @@ public final class Chains {
             }
         }
         for (Map.Entry<String, List<String>> chain : raw.entrySet()) {
-            Optional<Catalog.Resolved> key = chain.getKey().indexOf('/') < 0 ? Optional.empty()
+            Optional<FallbackCatalog.Resolved> key = chain.getKey().indexOf('/') < 0 ? Optional.empty()
                     : catalog.resolveSupported(chain.getKey());
             if (key.isEmpty()) {
                 continue;
@@ -87,7 +87,7 @@ public final class Chains {
         return new Chains(result);
     }
 
-    private static List<String> expand(List<String> entries, Model keyModel, Catalog catalog,
+    private static List<String> expand(List<String> entries, Model keyModel, FallbackCatalog catalog,
             Predicate<String> hasCredential) {
         Set<String> out = new LinkedHashSet<>();
         Set<String> seen = new HashSet<>();
@@ -116,7 +116,7 @@ public final class Chains {
     }
 
     private static boolean thinkingOk(Model model, Optional<ThinkingLevel> thinking) {
-        return thinking.map(level -> Catalog.supports(model, level)).orElse(true);
+        return thinking.map(level -> FallbackCatalog.supports(model, level)).orElse(true);
     }
 
     private static void add(Set<String> out, Set<String> seen, String selector) {
@@ -191,7 +191,7 @@ public final class Chains {
     }
 
     /** Warnings for the raw {@code retry.fallbackChains} node ({@link ChainValidation}). */
-    public static List<String> validate(JsonNode raw, Catalog catalog) {
+    public static List<String> validate(JsonNode raw, FallbackCatalog catalog) {
         return ChainValidation.validate(raw, catalog);
     }
 

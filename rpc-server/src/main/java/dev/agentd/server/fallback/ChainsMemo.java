@@ -23,7 +23,7 @@ public final class ChainsMemo {
     private volatile Memo last;
     private final AtomicInteger computations = new AtomicInteger();
 
-    public Chains get(Map<String, List<String>> raw, Catalog catalog, Predicate<String> hasCredential) {
+    public Chains get(Map<String, List<String>> raw, FallbackCatalog catalog, Predicate<String> hasCredential) {
         Set<String> credentialed = new TreeSet<>();
         for (String provider : catalog.providers()) {
             if (hasCredential.test(provider)) {

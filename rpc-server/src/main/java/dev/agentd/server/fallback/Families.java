@@ -64,7 +64,7 @@ public final class Families {
     }
 
     /** Whether any catalog model belongs to the family (bare-key validation). */
-    public static boolean known(Catalog catalog, String family) {
+    public static boolean known(FallbackCatalog catalog, String family) {
         return catalog.models().stream().anyMatch(model -> matches(model, family));
     }
 
@@ -73,7 +73,7 @@ public final class Families {
      * providers with a configured credential, then the family's vendor, then by name. The variant
      * of a provider: an exact id match first, then the shortest id, then alphabetical.
      */
-    public static List<Model> ranked(Catalog catalog, String family, Predicate<String> hasCredential) {
+    public static List<Model> ranked(FallbackCatalog catalog, String family, Predicate<String> hasCredential) {
         Map<String, Model> best = new LinkedHashMap<>();
         for (Model model : catalog.models()) {
             if (BARE_DENYLIST.contains(model.provider().toLowerCase(Locale.ROOT)) || !matches(model, family)) {

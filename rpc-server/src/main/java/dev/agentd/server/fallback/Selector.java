@@ -8,7 +8,7 @@ import java.util.Optional;
 /**
  * A chain selector as written in settings: {@code provider/id[:thinking]} ({@link Qualified}) or a
  * bare model family such as {@code claude-opus-4} ({@link Bare}). This is the syntax only;
- * {@link Catalog#resolve} checks a qualified selector against the known models.
+ * {@link FallbackCatalog#resolve} checks a qualified selector against the known models.
  *
  * <p>The thinking suffix is split at the LAST colon, and only when the text after it is a level
  * known to {@link ThinkingLevel} (compared case-insensitively), so colons inside ids survive:

@@ -5,7 +5,7 @@
  *
  * <p>Pieces (SPEC §5 and the fallback design, FALLBACK §1–§7): {@link dev.agentd.server.fallback.FallbackSettings}
  * reads the settings; {@link dev.agentd.server.fallback.Selector} and
- * {@link dev.agentd.server.fallback.Catalog} parse and resolve {@code provider/id[:thinking]} and
+ * {@link dev.agentd.server.fallback.FallbackCatalog} parse and resolve {@code provider/id[:thinking]} and
  * bare family selectors; {@link dev.agentd.server.fallback.Chains} canonicalizes the configured
  * chains (memoized by {@link dev.agentd.server.fallback.ChainsMemo}) and resolves chain keys;
  * {@link dev.agentd.server.fallback.CandidateScan} picks the next rung;

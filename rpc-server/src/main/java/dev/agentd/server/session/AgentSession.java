@@ -24,7 +24,7 @@ import dev.agentd.server.fallback.control.FallbackWiring;
 import dev.agentd.server.fallback.control.SessionFallback;
 import dev.agentd.server.recovery.Classification;
 import dev.agentd.server.runtime.CancellationToken;
-import dev.agentd.server.sessions.SessionFile;
+import dev.agentd.server.sessionfile.SessionFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

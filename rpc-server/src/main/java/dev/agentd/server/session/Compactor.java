@@ -10,8 +10,8 @@ import dev.agentd.server.compaction.FileOps;
 import dev.agentd.server.compaction.Summarizer;
 import dev.agentd.server.compaction.TokenEstimate;
 import dev.agentd.server.runtime.CancellationToken;
-import dev.agentd.server.sessions.SessionEntry;
-import dev.agentd.server.sessions.SessionFile;
+import dev.agentd.server.sessionfile.SessionEntry;
+import dev.agentd.server.sessionfile.SessionFile;
 import java.util.ArrayList;
 import java.util.List;
 

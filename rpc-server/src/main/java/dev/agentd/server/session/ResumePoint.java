@@ -1,7 +1,7 @@
 package dev.agentd.server.session;
 
 import dev.agentd.protocol.model.ThinkingLevel;
-import dev.agentd.server.sessions.SessionEntry;
+import dev.agentd.server.sessionfile.SessionEntry;
 import java.util.List;
 
 /**

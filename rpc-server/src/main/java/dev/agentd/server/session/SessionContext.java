@@ -8,7 +8,7 @@ import dev.agentd.server.ai.ProviderRegistry;
 import dev.agentd.server.auth.AuthStore;
 import dev.agentd.server.config.SettingsStore;
 import dev.agentd.server.runtime.Scheduler;
-import dev.agentd.server.sessions.SessionPaths;
+import dev.agentd.server.sessionfile.SessionPaths;
 import dev.agentd.server.tools.ToolRegistry;
 import java.io.IOException;
 import java.nio.file.Path;

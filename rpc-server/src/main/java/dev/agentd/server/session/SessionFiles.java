@@ -5,7 +5,7 @@ import dev.agentd.protocol.model.Model;
 import dev.agentd.server.agent.Conversation;
 import dev.agentd.server.ai.ModelChoice;
 import dev.agentd.server.fallback.control.TurnBoundary;
-import dev.agentd.server.sessions.SessionFile;
+import dev.agentd.server.sessionfile.SessionFile;
 import java.nio.file.Path;
 
 /**

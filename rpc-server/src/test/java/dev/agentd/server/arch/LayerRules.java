@@ -41,7 +41,7 @@ final class LayerRules {
     private static Map<String, List<String>> table() {
         Map<String, List<String>> t = new HashMap<>();
         t.put("cli", List.of(PROTOCOL, "rpc", "session", "agent", "ai..", "recovery", "compaction",
-                "fallback", "fallback.control", "config", "auth", "tools", "sessions", "runtime", "commands", "export",
+                "fallback", "fallback.control", "config", "auth", "tools", "sessionfile", "runtime", "commands", "export",
                 "state",
                 "state.redis", "acp", "wire"));
         // rpc reads the values session's API returns (records such as RetryConfig) but calls no
@@ -49,7 +49,7 @@ final class LayerRules {
         t.put("rpc", List.of(PROTOCOL, "wire", "session", RECORDS, "ai.faux.FauxScript", "commands", "export",
                 "fallback.control.FallbackCommands"));
         t.put("session", List.of(PROTOCOL, "agent", "ai..", "recovery", "compaction", "fallback.control", "config",
-                "auth", "tools", "sessions", "runtime"));
+                "auth", "tools", "sessionfile", "runtime"));
         // acp reports the recovery decision's classification; it never classifies on its own.
         t.put("acp", List.of(PROTOCOL, "wire", "session", "recovery.Classification", "recovery.ErrorClass",
                 "recovery.TransientKind", "ai.ToolDefinition", "tools", "commands", "runtime", RECORDS));
@@ -73,7 +73,7 @@ final class LayerRules {
         t.put("state", List.of("config", "runtime"));
         t.put("state.redis", List.of("state", "runtime"));
         t.put("tools", List.of(PROTOCOL, "ai.ToolDefinition", "runtime"));
-        t.put("sessions", List.of(PROTOCOL, "runtime"));
+        t.put("sessionfile", List.of(PROTOCOL, "runtime"));
         t.put("runtime", List.of(PROTOCOL));
         t.put("commands", List.of(PROTOCOL));
         t.put("export", List.of(PROTOCOL));

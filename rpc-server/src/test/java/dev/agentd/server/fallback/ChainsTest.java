@@ -99,7 +99,7 @@ class ChainsTest {
     void memoReturnsTheSameObjectForTheSameContentWithoutRecomputing() {
         ChainsMemo memo = new ChainsMemo();
         Chains first = memo.get(chains(Map.entry("openai/gpt-5", List.of("claude-sonnet-4-5"))), Fixtures.CATALOG, NO_KEYS);
-        Chains again = memo.get(chains(Map.entry("openai/gpt-5", List.of("claude-sonnet-4-5"))), Catalog.of(Fixtures.MODELS),
+        Chains again = memo.get(chains(Map.entry("openai/gpt-5", List.of("claude-sonnet-4-5"))), FallbackCatalog.of(Fixtures.MODELS),
                 p -> false);
         assertSame(first, again);
         assertEquals(1, memo.computations());

@@ -32,5 +32,5 @@ final class Fixtures {
     static final List<Model> MODELS = List.of(OPUS, SONNET, SONNET_DATED, BEDROCK_SONNET, VERTEX_SONNET,
             VERTEX_SONNET_LONG, ROUTER_SONNET, ROUTER_QWEN, EVIL, GPT5, GPT5_MINI, AZURE_GPT5, GPT4O, K3, KIMI_K3, LLAMA);
 
-    static final Catalog CATALOG = Catalog.of(MODELS);
+    static final FallbackCatalog CATALOG = FallbackCatalog.of(MODELS);
 }

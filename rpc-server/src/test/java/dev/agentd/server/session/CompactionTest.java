@@ -12,7 +12,7 @@ import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.event.CompactionResult;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.server.recovery.RecoveryAction;
-import dev.agentd.server.sessions.SessionFile;
+import dev.agentd.server.sessionfile.SessionFile;
 import dev.agentd.server.testing.SessionHarness;
 import java.nio.file.Path;
 import java.util.List;

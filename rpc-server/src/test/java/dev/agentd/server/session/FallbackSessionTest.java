@@ -13,7 +13,7 @@ import dev.agentd.protocol.response.Results;
 import dev.agentd.server.ai.ErrorTypes;
 import dev.agentd.server.testing.SessionHarness;
 import dev.agentd.server.ai.faux.FauxModels;
-import dev.agentd.server.sessions.SessionFile;
+import dev.agentd.server.sessionfile.SessionFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -12,7 +12,7 @@ import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.server.ai.ModelChoice;
 import dev.agentd.server.ai.faux.FauxModels;
 import dev.agentd.server.session.ModelControl.Source;
-import dev.agentd.server.sessions.SessionFile;
+import dev.agentd.server.sessionfile.SessionFile;
 import dev.agentd.server.testing.SessionHarness;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package dev.agentd.server.session;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.agentd.protocol.model.ThinkingLevel;
-import dev.agentd.server.sessions.SessionEntry;
+import dev.agentd.server.sessionfile.SessionEntry;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.agentd.protocol.command.FauxStep;
-import dev.agentd.server.sessions.LockHolder;
+import dev.agentd.server.sessionfile.LockHolder;
 import dev.agentd.server.testing.SessionHarness;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

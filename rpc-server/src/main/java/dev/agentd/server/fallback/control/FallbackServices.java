@@ -3,7 +3,7 @@ package dev.agentd.server.fallback.control;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.server.ai.ModelRegistry;
 import dev.agentd.server.config.Settings;
-import dev.agentd.server.fallback.Catalog;
+import dev.agentd.server.fallback.FallbackCatalog;
 import dev.agentd.server.fallback.Chains;
 import dev.agentd.server.fallback.FallbackLog;
 import dev.agentd.server.fallback.FallbackSettings;
@@ -40,7 +40,7 @@ public record FallbackServices(boolean disabledForRun, FallbackLog log, SharedSt
      * Every warning about the fallback settings: malformed values, then the chains' validation
      * against the catalog (logged at startup, listed by {@code get_fallback_state}).
      */
-    public List<String> warnings(Settings settings, Catalog catalog) {
+    public List<String> warnings(Settings settings, FallbackCatalog catalog) {
         List<String> warnings = new ArrayList<>(settings(settings).warnings());
         Optional<JsonNode> chains = settings.node("retry.fallbackChains");
         if (chains.isPresent() && chains.get().isObject()) {
@@ -49,8 +49,8 @@ public record FallbackServices(boolean disabledForRun, FallbackLog log, SharedSt
         return warnings;
     }
 
-    /** {@link #warnings(Settings, Catalog)} for a model registry. */
+    /** {@link #warnings(Settings, FallbackCatalog)} for a model registry. */
     public List<String> warnings(Settings settings, ModelRegistry models) {
-        return warnings(settings, Catalog.of(models));
+        return warnings(settings, FallbackCatalog.of(models));
     }
 }

@@ -5,7 +5,7 @@ import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.server.ai.ModelChoice;
 import dev.agentd.server.fallback.CandidateScan;
-import dev.agentd.server.fallback.Catalog;
+import dev.agentd.server.fallback.FallbackCatalog;
 import dev.agentd.server.fallback.Chains;
 import dev.agentd.server.fallback.ChainsMemo;
 import dev.agentd.server.fallback.FallbackLog;
@@ -28,7 +28,7 @@ import java.util.function.Supplier;
 final class Rungs {
     final ModelSeat seat;
     final FallbackWiring wiring;
-    final Catalog catalog;
+    final FallbackCatalog catalog;
     final ModelHealth health;
     final CircuitAccess circuits;
     final Episodes episodes = new Episodes();
@@ -37,7 +37,7 @@ final class Rungs {
     Rungs(FallbackWiring wiring, ModelSeat seat) {
         this.wiring = wiring;
         this.seat = seat;
-        this.catalog = Catalog.of(wiring.models());
+        this.catalog = FallbackCatalog.of(wiring.models());
         this.health = new ModelHealth(wiring.random());
         this.circuits = new CircuitAccess(wiring.services().state().circuits(), wiring.sessionId(), this::settings,
                 wiring.services().probeLeaseMs(), wiring.scheduler()::monotonicMs, wiring.services().log(),

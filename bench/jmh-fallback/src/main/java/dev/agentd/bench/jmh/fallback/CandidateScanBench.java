@@ -4,7 +4,7 @@ import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.server.ai.catalog.BuiltinModels;
 import dev.agentd.server.fallback.CandidateScan;
-import dev.agentd.server.fallback.Catalog;
+import dev.agentd.server.fallback.FallbackCatalog;
 import dev.agentd.server.fallback.ChainsMemo;
 import dev.agentd.server.fallback.Chains;
 import java.util.ArrayList;
@@ -33,7 +33,7 @@ import org.openjdk.jmh.annotations.State;
 public class CandidateScanBench {
     private static final String KEY = "anthropic/claude-opus-4-5";
 
-    private Catalog catalog;
+    private FallbackCatalog catalog;
     private ChainsMemo memo;
     private Map<String, List<String>> raw;
     private Model current;
@@ -43,7 +43,7 @@ public class CandidateScanBench {
     @Setup
     public void setUp() {
         List<Model> models = new ArrayList<>(BuiltinModels.ALL);
-        catalog = Catalog.of(models);
+        catalog = FallbackCatalog.of(models);
         memo = new ChainsMemo();
         raw = new LinkedHashMap<>();
         raw.put(KEY, List.of("anthropic/claude-sonnet-4-5:high", "openai/gpt-5:high", "openrouter/openai/gpt-5",

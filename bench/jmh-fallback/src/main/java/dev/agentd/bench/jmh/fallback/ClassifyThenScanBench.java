@@ -7,7 +7,7 @@ import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.server.ai.catalog.BuiltinModels;
 import dev.agentd.server.fallback.CandidateScan;
-import dev.agentd.server.fallback.Catalog;
+import dev.agentd.server.fallback.FallbackCatalog;
 import dev.agentd.server.fallback.Chains;
 import dev.agentd.server.fallback.ChainsMemo;
 import dev.agentd.server.recovery.Classification;
@@ -42,7 +42,7 @@ import org.openjdk.jmh.infra.Blackhole;
 public class ClassifyThenScanBench {
     private static final String KEY = "anthropic/claude-opus-4-5";
 
-    private Catalog catalog;
+    private FallbackCatalog catalog;
     private ChainsMemo memo;
     private Map<String, List<String>> raw;
     private Model current;
@@ -54,7 +54,7 @@ public class ClassifyThenScanBench {
     @Setup
     public void setUp() {
         List<Model> models = new ArrayList<>(BuiltinModels.ALL);
-        catalog = Catalog.of(models);
+        catalog = FallbackCatalog.of(models);
         memo = new ChainsMemo();
         raw = new LinkedHashMap<>();
         raw.put(KEY, List.of("anthropic/claude-sonnet-4-5:high", "openai/gpt-5:high", "openrouter/openai/gpt-5",

@@ -1,4 +1,4 @@
-package dev.agentd.server.sessions;
+package dev.agentd.server.sessionfile;
 
 import dev.agentd.server.runtime.OwnFiles;
 import java.io.IOException;

@@ -4,4 +4,4 @@
  * working context from the current branch. May import {@code protocol} and {@code runtime} (the
  * own-file check).
  */
-package dev.agentd.server.sessions;
+package dev.agentd.server.sessionfile;

@@ -1,4 +1,4 @@
-package dev.agentd.server.sessions;
+package dev.agentd.server.sessionfile;
 
 import dev.agentd.protocol.json.Json;
 import java.io.IOException;

@@ -15,23 +15,23 @@ import java.util.Set;
  * qualified-selector resolution. Immutable; build one per model registry and reuse it (the chain
  * memo compares catalogs by their model lists).
  */
-public final class Catalog {
+public final class FallbackCatalog {
     private final ModelRegistry registry;
     private final List<String> providers;
 
-    private Catalog(ModelRegistry registry) {
+    private FallbackCatalog(ModelRegistry registry) {
         this.registry = registry;
         Set<String> names = new LinkedHashSet<>();
         registry.all().forEach(model -> names.add(model.provider()));
         this.providers = List.copyOf(names);
     }
 
-    public static Catalog of(List<Model> models) {
-        return new Catalog(new ModelRegistry(models));
+    public static FallbackCatalog of(List<Model> models) {
+        return new FallbackCatalog(new ModelRegistry(models));
     }
 
-    public static Catalog of(ModelRegistry registry) {
-        return new Catalog(registry);
+    public static FallbackCatalog of(ModelRegistry registry) {
+        return new FallbackCatalog(registry);
     }
 
     public List<Model> models() {

@@ -1,7 +1,7 @@
-package dev.agentd.server.sessions;
+package dev.agentd.server.sessionfile;
 
-import static dev.agentd.server.sessions.SessionFileTest.reply;
-import static dev.agentd.server.sessions.SessionFileTest.user;
+import static dev.agentd.server.sessionfile.SessionFileTest.reply;
+import static dev.agentd.server.sessionfile.SessionFileTest.user;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.agentd.protocol.json.Json;

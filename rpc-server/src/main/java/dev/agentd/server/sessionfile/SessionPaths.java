@@ -1,4 +1,4 @@
-package dev.agentd.server.sessions;
+package dev.agentd.server.sessionfile;
 
 import java.io.IOException;
 import java.nio.file.Files;

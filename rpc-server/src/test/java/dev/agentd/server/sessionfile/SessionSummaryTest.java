@@ -1,4 +1,4 @@
-package dev.agentd.server.sessions;
+package dev.agentd.server.sessionfile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

@@ -1,4 +1,4 @@
-package dev.agentd.server.sessions;
+package dev.agentd.server.sessionfile;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
