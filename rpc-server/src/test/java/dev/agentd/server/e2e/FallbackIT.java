@@ -190,13 +190,14 @@ class FallbackIT {
     @ValueSource(strings = {"cooldown-expiry", "never"})
     void theFallbackRevertsAfterThePrimarysCooldownUnlessThePolicyIsNever(String policy) throws IOException {
         // The switch also opens the primary's circuit, which then decides the revert (FALLBACK §6):
-        // a 1 s circuit that the 2 s Retry-After floors ends with the cooldown, not after 60 s.
+        // a 1 s circuit that the 5 s Retry-After floors ends with the cooldown, not after 60 s.
         start(retrySettings(0, FallbackRig.ONE_RUNG + ",\"fallbackRevertPolicy\":\"" + policy + "\"")
                 .replaceFirst("}$", ",\"fallback\":{\"circuitCooldownMs\":1000}}"), "--no-session");
         // Retry-After sets the primary's cooldown (FALLBACK §5.4): short, so the test need not wait
-        // long, yet far longer than the zero-delay hop to beta takes on a loaded machine (the
-        // boundary after that hop must still find the primary cooling)
-        rig.alpha.enqueue(FallbackRig.alphaOverloadedRetryAfter(2_000), alphaText("Alpha is back."));
+        // long, yet far longer than the zero-delay hop to beta takes even on a machine whose cores
+        // are busy (the boundary after that hop must still find the primary cooling; 2 s was a
+        // window such a machine could miss)
+        rig.alpha.enqueue(FallbackRig.alphaOverloadedRetryAfter(5_000), alphaText("Alpha is back."));
         rig.beta.enqueue(betaText("Beta meanwhile."), betaText("Beta stays."));
         rig.promptAndSettle("hello");
         assertEquals("beta/beta-1", rig.model());
