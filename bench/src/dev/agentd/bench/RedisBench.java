@@ -78,7 +78,7 @@ public final class RedisBench {
     }
 
     /** The local stand-in: the benchmark fails if Redis ever falls back to it. */
-    private static final class Unreached implements SharedState.Direct {
+    private static final class Unreached implements SharedState.SelfContained {
         @Override
         public StoreStatus status() {
             return new StoreStatus("memory", false, Optional.empty());

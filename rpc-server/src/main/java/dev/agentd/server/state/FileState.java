@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * agentd never writes: {@link StateBook#MAX_RECORDS}) is treated like an unparsable one, so that no
  * writer can make every admission parse, and every change rewrite, a huge file on the run thread.
  */
-public final class FileState implements SharedState.Direct {
+public final class FileState implements SharedState.SelfContained {
     private static final Logger LOG = LoggerFactory.getLogger(FileState.class);
     public static final String FILE_NAME = "circuits.json";
     /** 1 MiB: about twice the largest file agentd writes (512 circuits and 512 blocks, names of 256 chars). */

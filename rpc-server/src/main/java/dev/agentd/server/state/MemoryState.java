@@ -10,7 +10,7 @@ import java.util.function.LongSupplier;
  * not. The default when no file can be used, and what tests and embedders get. Thread-safe: each
  * operation holds the one lock.
  */
-public final class MemoryState implements SharedState.Direct {
+public final class MemoryState implements SharedState.SelfContained {
     private final StateBook book = new StateBook();
     private final LongSupplier clock;
     private final StoreStatus status;

@@ -18,7 +18,7 @@ public interface SharedState extends AutoCloseable {
     void close();
 
     /** A store that keeps both tables itself and holds nothing to release (memory, file). */
-    interface Direct extends SharedState, Circuits, CredentialBlocks {
+    interface SelfContained extends SharedState, Circuits, CredentialBlocks {
         @Override
         default Circuits circuits() {
             return this;

@@ -17,7 +17,7 @@ import java.util.OptionalLong;
 
 /**
  * The fleet's shared state in Redis, with a process-local {@link SharedState} standing in while
- * Redis is unreachable ({@link Link} says when). Every operation is one Lua script that reads the
+ * Redis is unreachable ({@link RedisConnections} says when). Every operation is one Lua script that reads the
  * server's {@code TIME}, so machines with skewed clocks agree and two machines never both get a
  * probe lease. What is written, under the key prefix (default {@code agentd:}):
  * <ul>
@@ -37,7 +37,7 @@ public final class RedisState implements SharedState {
 
     private final String prefix;
     private final SharedState local;
-    private final Link link;
+    private final RedisConnections link;
     private final Circuits circuits = new RedisCircuits();
     private final CredentialBlocks blocks = new RedisBlocks();
 
@@ -55,7 +55,7 @@ public final class RedisState implements SharedState {
             SharedState local, Scheduler scheduler, long firstBackoffMs, long maxBackoffMs) {
         this.prefix = keyPrefix;
         this.local = local;
-        this.link = new Link(endpoint, connectTimeoutMs, commandTimeoutMs, scheduler, firstBackoffMs, maxBackoffMs);
+        this.link = new RedisConnections(endpoint, connectTimeoutMs, commandTimeoutMs, scheduler, firstBackoffMs, maxBackoffMs);
     }
 
     /** The Redis store {@code config} describes; connects on first use. */

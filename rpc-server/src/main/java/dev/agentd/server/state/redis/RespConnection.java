@@ -20,7 +20,7 @@ import javax.net.ssl.SSLSocketFactory;
  * One RESP2 connection: the handful of commands agentd needs (AUTH, SELECT, PING, EVALSHA/EVAL,
  * SCRIPT LOAD, and whatever tests send). Every call has a deadline on the monotonic clock: before
  * each read of the socket the remaining time becomes the read timeout, so a server that drips
- * bytes cannot stretch a call past its deadline. Not thread-safe: {@link Link} lends each
+ * bytes cannot stretch a call past its deadline. Not thread-safe: {@link RedisConnections} lends each
  * connection to one caller at a time. A connection that saw an I/O or protocol error is unusable.
  */
 final class RespConnection implements AutoCloseable {

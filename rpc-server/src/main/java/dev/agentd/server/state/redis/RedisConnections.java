@@ -36,8 +36,8 @@ import org.slf4j.LoggerFactory;
  * <p>Connections are opened on the connector thread, the caller waiting at most its remaining
  * time, so even a slow name lookup cannot hold a prompt.
  */
-final class Link implements AutoCloseable {
-    private static final Logger log = LoggerFactory.getLogger(Link.class);
+final class RedisConnections implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(RedisConnections.class);
     static final int MAX_CONNECTIONS = 4;
 
     /** Decodes a script's reply; a reply of the wrong shape is a protocol error. */
@@ -68,7 +68,7 @@ final class Link implements AutoCloseable {
     /** Outage warnings logged so far (one per outage), for tests. */
     private int warnings;
 
-    Link(RedisEndpoint endpoint, long connectTimeoutMs, long commandTimeoutMs, Scheduler scheduler,
+    RedisConnections(RedisEndpoint endpoint, long connectTimeoutMs, long commandTimeoutMs, Scheduler scheduler,
             long firstBackoffMs, long maxBackoffMs) {
         this.endpoint = endpoint;
         this.connectTimeoutMs = connectTimeoutMs;
