@@ -98,17 +98,17 @@ final class Recovery {
 
     /** Decides and carries out what follows {@code outcome}; whatever is thrown meanwhile ends the run. */
     void conclude(RunOutcome outcome, CancellationToken token) {
-        ActionExecutor carrier = null;
+        ActionExecutor executor = null;
         try {
             RunFacts snapshot = facts.snapshot(outcome.lastAssistant(), control.chainState(),
                     TokenEstimate.contextTokens(conversation.snapshot()), overflowRecoveryAttempted);
             Classification classification = policy.classify(snapshot);
             lastClassification = classification; // before agent_end: its listeners read it
             RecoveryAction action = policy.decide(snapshot, classification);
-            carrier = new ActionExecutor(snapshot, token, outcome.newMessages(), action.continuesRun());
-            action.accept(carrier);
+            executor = new ActionExecutor(snapshot, token, outcome.newMessages(), action.continuesRun());
+            action.accept(executor);
         } catch (Throwable e) {
-            crashed(token, e, carrier != null && carrier.finalEndPublished());
+            crashed(token, e, executor != null && executor.finalEndPublished());
         }
     }
 

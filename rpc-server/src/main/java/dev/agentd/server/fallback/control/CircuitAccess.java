@@ -20,6 +20,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -56,6 +59,7 @@ final class CircuitAccess {
 
     /** The last read of the store, for queries that must not wait for one ({@link #listed}). */
     private volatile LastRead lastRead = new LastRead(List.of(), 0);
+    private final AtomicBoolean refreshing = new AtomicBoolean();
     private final LongSupplier monotonicMs;
 
     private record LastRead(List<CircuitView> views, long atMs) {}
@@ -233,9 +237,23 @@ final class CircuitAccess {
         }
     }
 
-    /** Reads the store again, so the next {@link #listed} is current. Off the command reader. */
-    void refresh() {
-        snapshot();
+    /**
+     * Asks {@code worker} (off the command reader) to read the store again, so the next
+     * {@link #listed} is current; a read already asked for and not yet done covers this one, so
+     * a client polling during a long run queues one read, not one per poll.
+     */
+    void refreshOn(Executor worker) {
+        if (!refreshing.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            worker.execute(() -> {
+                refreshing.set(false);
+                snapshot();
+            });
+        } catch (RejectedExecutionException e) {
+            refreshing.set(false); // the session is closing: the last read stands
+        }
     }
 
     /**

@@ -11,7 +11,6 @@ import dev.agentd.server.fallback.FallbackSettings;
 import dev.agentd.server.fallback.RevertPolicy;
 import java.io.IOException;
 import java.util.List;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiConsumer;
 
 /**
@@ -46,20 +45,12 @@ public final class FallbackCommands {
                 episode.original().selector(), episode.pins().pinned(), episode.pins().reason());
         List<Results.FallbackCooldown> cooling = rungs.health.listed(now);
         List<Results.FallbackCircuit> circuits = rungs.circuits.listed();
-        refreshCircuits();
+        rungs.circuits.refreshOn(rungs.wiring.storeWork());
         var status = rungs.wiring.services().state().status();
         return new Results.FallbackState(current.enabled(), current.revertPolicy().wire(),
                 rungs.chains(current).asMap(), active, cooling, circuits,
                 rungs.wiring.services().warnings(rungs.wiring.settings().get(), rungs.catalog),
                 new Results.FallbackStore(status.kind(), status.shared(), status.warning().orElse(null)));
-    }
-
-    private void refreshCircuits() {
-        try {
-            rungs.wiring.storeWork().execute(rungs.circuits::refresh);
-        } catch (RejectedExecutionException e) {
-            // the session is closing: the last read stands
-        }
     }
 
     /** Validation warnings for {@code entries} as the chain {@code key} (empty = it may be saved). */

@@ -1,7 +1,6 @@
 package dev.agentd.server.fallback.control;
 
 import dev.agentd.server.config.SettingsStore;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiConsumer;
 
 /**
@@ -37,11 +36,7 @@ public final class SessionFallback implements AutoCloseable {
             rungs.log().info("probe_back_cleared", Rungs.data("selector", model.selector()));
             rungs.circuits.succeeded(model.selector());
         });
-        try {
-            wiring.storeWork().execute(rungs.circuits::refresh); // get_fallback_state lists circuits from the start
-        } catch (RejectedExecutionException e) {
-            // no run thread yet: the first boundary reads the store
-        }
+        rungs.circuits.refreshOn(wiring.storeWork()); // get_fallback_state lists circuits from the start
         return new SessionFallback(new FallbackSwitch(rungs, probes), new TurnBoundary(rungs, probes),
                 new FallbackCommands(rungs, settings, persist), probes);
     }
