@@ -1,7 +1,6 @@
 package dev.agentd.client;
 
 import dev.agentd.protocol.event.AgentEvent;
-import dev.agentd.protocol.response.Response;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,7 +3,6 @@ package dev.agentd.server.fallback;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;

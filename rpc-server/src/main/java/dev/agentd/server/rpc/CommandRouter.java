@@ -17,7 +17,6 @@ import dev.agentd.server.session.PromptRejectedException;
 import dev.agentd.server.session.PromptTicket;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;

@@ -4,7 +4,6 @@ import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.server.auth.AuthStore;
 import dev.agentd.server.fallback.control.FallbackSwitch;
-import dev.agentd.server.recovery.HintTiers;
 import dev.agentd.server.recovery.RunFacts;
 import java.util.function.Supplier;
 

@@ -1,6 +1,5 @@
 package dev.agentd.server.state;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.server.config.LockedJsonFile;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -14,7 +14,6 @@ import dev.agentd.server.sessionfile.SessionLockedException;
 import dev.agentd.server.testing.Replies;
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

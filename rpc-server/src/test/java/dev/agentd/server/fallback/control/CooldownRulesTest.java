@@ -1,7 +1,6 @@
 package dev.agentd.server.fallback.control;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.agentd.server.fallback.CooldownCause;
