@@ -1,12 +1,9 @@
 package dev.agentd.server.sessionfile;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.server.runtime.OwnFiles;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -119,45 +116,11 @@ public final class SessionFile {
     }
 
     private static SessionFile read(Path file, LongSupplier clock) throws IOException {
-        long size = Files.size(file);
-        if (size > MAX_LOAD_BYTES) {
-            throw new SessionTooLargeException(file, size, MAX_LOAD_BYTES);
-        }
-        byte[] bytes = Files.readAllBytes(file);
-        List<int[]> lines = JsonlLines.split(bytes);
-        if (lines.isEmpty()) {
-            throw new IOException("not a session file (empty): " + file);
-        }
-        SessionHeader header;
-        try {
-            JsonNode first = Json.mapper().readTree(bytes, lines.get(0)[0], lines.get(0)[1]);
-            if (!"session".equals(first.path("type").asText())) {
-                throw new IOException("missing session header");
-            }
-            header = Json.mapper().treeToValue(first, SessionHeader.class);
-        } catch (IOException e) {
-            throw new IOException("not a session file: " + file + " (" + e.getMessage() + ")", e);
-        }
-        SessionFile session = new SessionFile(file, header, clock, true);
-        boolean lastLineReadable = true;
-        for (int i = 1; i < lines.size(); i++) {
-            int[] line = lines.get(i);
-            try {
-                SessionEntry entry = decode((ObjectNode) Json.mapper().readTree(bytes, line[0], line[1]));
-                String previous = session.leafId;
-                if (entry.parentId() != null && !session.byId.containsKey(entry.parentId()) && previous != null
-                        && entry.id() != null) {
-                    // Its parent was on an unreadable line: keep the chain through the entry before it.
-                    session.adoptedParents.put(entry.id(), previous);
-                }
-                session.add(entry);
-                lastLineReadable = true;
-            } catch (IOException | ClassCastException e) {
-                lastLineReadable = false;
-                LOG.warn("session file {}: line {} is unreadable (a crash mid-write?); ignoring it", file, i + 1);
-            }
-        }
-        session.appender.loaded(bytes, lastLineReadable); // a tail without its line feed is ended or cut
+        SessionFileReader.Loaded loaded = SessionFileReader.read(file);
+        SessionFile session = new SessionFile(file, loaded.header(), clock, true);
+        loaded.entries().forEach(session::add);
+        session.adoptedParents.putAll(loaded.adoptedParents());
+        session.appender.loaded(loaded.bytes(), loaded.lastLineReadable()); // a torn tail is ended or cut
         return session;
     }
 
@@ -404,17 +367,4 @@ public final class SessionFile {
     private static String iso(long epochMillis) {
         return Instant.ofEpochMilli(epochMillis).toString();
     }
-
-
-    private static SessionEntry decode(ObjectNode node) throws IOException {
-        String type = node.path("type").asText();
-        Class<? extends SessionEntry> known = ENTRY_TYPES.get(type);
-        return known == null ? new SessionEntry.Unknown(node) : Json.mapper().treeToValue(node, known);
-    }
-
-
-    private static final Map<String, Class<? extends SessionEntry>> ENTRY_TYPES =
-            dev.agentd.protocol.json.WireTypes.registry(SessionEntry.class);
-
-
 }
