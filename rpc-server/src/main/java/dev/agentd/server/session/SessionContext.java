@@ -12,7 +12,7 @@ import dev.agentd.server.sessionfile.SessionPaths;
 import dev.agentd.server.tools.ToolRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Random;
+import java.util.Objects;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * @param sessionPaths where new session files go; null keeps sessions in memory (--no-session)
  * @param random the one source of randomness for decisions (jitter of cooldowns, see
  *     {@code fallback.CooldownCause}), injected so tests can seed it; shared across threads, so it must be
- *     thread-safe ({@link Random} is)
+ *     thread-safe ({@link java.util.Random} is)
  */
 public record SessionContext(
         ModelRegistry models,
@@ -39,17 +39,10 @@ public record SessionContext(
         SessionPaths sessionPaths,
         RandomGenerator random) {
 
-    /** The seed used when no random source is given. */
-    public static final long FIXED_SEED = 0x5EEDL;
-
     private static final Logger LOG = LoggerFactory.getLogger(SessionContext.class);
 
-    /** Without a random source: a fixed seed, so a context built without one stays reproducible. */
-    public SessionContext(ModelRegistry models, ProviderRegistry providers, AuthStore auth, SettingsStore settings,
-            Scheduler scheduler, ToolRegistry tools, Supplier<String> systemPrompt, Path cwd,
-            SessionPaths sessionPaths) {
-        this(models, providers, auth, settings, scheduler, tools, systemPrompt, cwd, sessionPaths,
-                new Random(FIXED_SEED));
+    public SessionContext {
+        Objects.requireNonNull(random, "random: the session's one source of randomness (seed it in tests)");
     }
 
     /** Whether a model can be called now, and why not (one answer for every asker). */

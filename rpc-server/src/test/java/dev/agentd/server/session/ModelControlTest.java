@@ -30,6 +30,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -57,7 +58,7 @@ class ModelControlTest {
                 new ProviderRegistry(List.of(new FauxProvider(new FauxScript(), scheduler, 0))),
                 new AuthStore(Map.of(), new SecretResolver(Map.of(), scheduler, SecretResolver.COMMAND_LIMIT_MS),
                         scheduler), settings, scheduler,
-                new ToolRegistry(List.of()), () -> "system prompt", dir, null);
+                new ToolRegistry(List.of()), () -> "system prompt", dir, null, new Random(1));
         ModelControl.Observer observer = new ModelControl.Observer() {
             @Override
             public void modelChanged(Switched change) {

@@ -2,6 +2,7 @@ package dev.agentd.server.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.agentd.server.testing.FakeScheduler;
 import java.nio.file.Path;
@@ -22,11 +23,8 @@ class SessionContextTest {
     }
 
     @Test
-    void withoutOneTheSourceIsReproducible() {
-        SessionContext first = new SessionContext(null, null, null, null, clock, null, () -> "", Path.of("."), null);
-        SessionContext second = new SessionContext(null, null, null, null, clock, null, () -> "", Path.of("."), null);
-        List<Long> draws = List.of(first.random().nextLong(), first.random().nextLong());
-        assertEquals(draws, List.of(second.random().nextLong(), second.random().nextLong()));
-        assertEquals(new Random(SessionContext.FIXED_SEED).nextLong(), draws.get(0));
+    void aContextNeedsItsRandomSource() {
+        assertThrows(NullPointerException.class, () -> new SessionContext(null, null, null, null, clock, null,
+                () -> "", Path.of("."), null, null));
     }
 }
