@@ -57,13 +57,17 @@ public final class ErrorClassifier {
     /** "&lt;status&gt; &lt;body&gt;" messages of statuses that are never transient. */
     private static final Pattern FINAL_STATUS_PREFIX = Pattern.compile("^(400|401|403|404)\\b");
     static final Phrases TRANSIENT_TEXT = Phrases.of(List.of("overloaded", "rate", "usage", "too many", "429", "500",
-            "502", "503", "504", "service", "server", "internal", "connection", "fetch failed", "other side closed",
-            "socket hang up", "terminated", "stream", "upstream", "reset before headers", "retry"),
+            "502", "503", "504", "520", "service", "server", "internal", "connection", "fetch failed",
+            "other side closed", "socket", "terminated", "stream", "upstream", "reset before headers", "retry",
+            "econn", "epipe", "etimedout", "enotfound", "eai_again", "getaddrinfo", "cut short"),
             "overloaded",
             "rate.?limit", "usage.?limit", "too many requests",
-            "(?<![\\w-])(?:429|500|502|503|504)(?![\\w-])",
+            "(?<![\\w-])(?:429|500|502|503|504|520)(?![\\w-])",
             "service.?unavailable", "server.?error", "internal.?error",
-            "connection.?(?:error|refused|reset)", "fetch failed", "other side closed", "socket hang up",
+            "connection.?(?:error|refused|reset|closed)", "fetch failed", "other side closed", "socket hang up",
+            // pi 1.x: a bare socket error code, a dropped socket, DNS failures, a stream cut short
+            "\\b(?:econnreset|econnrefused|econnaborted|epipe|etimedout|enotfound|eai_again)\\b",
+            "socket connection was closed", "getaddrinfo", "cut short",
             "terminated", "stream idle timeout", "stream start timeout",
             "upstream.?connect", "reset before headers",
             "retry.?delay");

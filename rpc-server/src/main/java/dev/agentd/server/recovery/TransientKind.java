@@ -40,7 +40,9 @@ public enum TransientKind {
         if (words.contains("timed out") || words.contains("timeout") || words.contains("connection")
                 || words.contains("econnreset") || words.contains("econnrefused") || words.contains("network")
                 || words.contains("socket") || words.contains("terminated") || words.contains("ended without")
-                || words.contains("stream ended") || words.contains("fetch failed")) {
+                || words.contains("stream ended") || words.contains("fetch failed") || words.contains("closed")
+                || words.contains("cut short") || words.contains("epipe") || words.contains("enotfound")
+                || words.contains("eai_again") || words.contains("getaddrinfo")) {
             return TRANSPORT;
         }
         return OTHER;
