@@ -137,6 +137,32 @@ public interface RpcCommands {
                 .map(Results.Level::level);
     }
 
+    /** The current model's thinking levels, lowest first; {@code [off]} for a model without reasoning (pi 1.6). */
+    default List<ThinkingLevel> getAvailableThinkingLevels() {
+        return listOf(request(new Command.GetAvailableThinkingLevels(), Results.ThinkingLevels.class),
+                Results.ThinkingLevels::levels);
+    }
+
+    // --- session entries (pi 1.6) -----------------------------------------------------------
+
+    /** Every session entry as written to the file (header excluded), with the current leaf. */
+    default Results.Entries getEntries() {
+        return getEntries(null);
+    }
+
+    /**
+     * The entries appended after the entry with id {@code since} (all when null): a cursor that
+     * survives restarts. An unknown id fails with {@code Entry not found: <id>}.
+     */
+    default Results.Entries getEntries(String since) {
+        return request(new Command.GetEntries(since), Results.Entries.class);
+    }
+
+    /** The session's entries as a tree of {@code {entry, children, label?, labelTimestamp?}} nodes. */
+    default Results.Tree getTree() {
+        return request(new Command.GetTree(), Results.Tree.class);
+    }
+
     // --- queues ------------------------------------------------------------------------------
 
     default void setSteeringMode(QueueMode mode) {

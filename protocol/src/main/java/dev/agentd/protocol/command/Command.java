@@ -126,6 +126,22 @@ public sealed interface Command {
     @WireType("clone")
     record Clone() implements Command {}
 
+    /** pi 1.6: the thinking levels the current model accepts. */
+    @WireType("get_available_thinking_levels")
+    record GetAvailableThinkingLevels() implements Command {}
+
+    /** pi 1.6: the session's entries in append order; {@code since} an entry id: only those after it. */
+    @WireType("get_entries")
+    record GetEntries(String since) implements Command {
+        public GetEntries() {
+            this(null);
+        }
+    }
+
+    /** pi 1.6: the session's entries as a tree. */
+    @WireType("get_tree")
+    record GetTree() implements Command {}
+
     /** An extension dialog's answer; agentd runs no extensions, so it is accepted and not answered. */
     @WireType("extension_ui_response")
     record ExtensionUiResponse() implements Command {}

@@ -1,5 +1,6 @@
 package dev.agentd.protocol.response;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
@@ -60,6 +61,23 @@ public final class Results {
 
     /** {@code clear_queue}: the texts removed from each queue. */
     public record ClearedQueues(List<String> steering, List<String> followUp) {}
+
+    /** {@code get_available_thinking_levels} (pi 1.6): lowest first; {@code [off]} for a model without reasoning. */
+    public record ThinkingLevels(List<ThinkingLevel> levels) {}
+
+    /**
+     * {@code get_entries} (pi 1.6): session entries (header excluded) as written to the file, in
+     * append order, abandoned branches included; {@code leafId} the current leaf, null when the
+     * session is empty (the daemon writes that null, as pi does).
+     */
+    public record Entries(List<JsonNode> entries, String leafId) {}
+
+    /**
+     * {@code get_tree} (pi 1.6): the roots (orphaned entries included), each node
+     * {@code {entry, children, label?, labelTimestamp?}} with children oldest first; {@code leafId}
+     * as in {@link Entries}. Nodes stay JSON: a long session is a deep tree.
+     */
+    public record Tree(List<JsonNode> tree, String leafId) {}
 
     /** {@code faux_enqueue}: how many steps wait in the queue the steps went to. */
     public record FauxQueued(int queued) {}

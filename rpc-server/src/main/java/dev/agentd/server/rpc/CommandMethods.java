@@ -41,6 +41,9 @@ public interface CommandMethods {
     void export_html(ObjectNode params);
     void clone(ObjectNode params);
     void extension_ui_response(ObjectNode params);
+    void get_available_thinking_levels(ObjectNode params);
+    void get_entries(ObjectNode params);
+    void get_tree(ObjectNode params);
 
     // agentd additions
     void get_retry_settings(ObjectNode params);

@@ -1,7 +1,9 @@
 package dev.agentd.server.rpc;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.command.Command;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.json.WireTrees;
@@ -15,8 +17,10 @@ import dev.agentd.server.session.AgentSession;
 import dev.agentd.server.session.PromptFailedException;
 import dev.agentd.server.session.PromptRejectedException;
 import dev.agentd.server.session.PromptTicket;
+import dev.agentd.server.sessionfile.EntrySnapshot;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -144,6 +148,16 @@ public final class CommandRouter {
         on(Command.ExportHtml.class, c -> done(new Results.ExportHtml(extras.export(session, c.outputPath()))));
         on(Command.Clone.class, c -> session.cloneSession().thenApply(v -> new Results.Cancelled(false)));
         on(Command.ExtensionUiResponse.class, c -> done(null));
+        on(Command.GetAvailableThinkingLevels.class, c -> done(new Results.ThinkingLevels(
+                session.models().availableThinkingLevels())));
+        on(Command.GetEntries.class, c -> {
+            EntrySnapshot snapshot = session.entries();
+            return done(withLeaf("entries", snapshot.after(c.since()), snapshot.leafId()));
+        });
+        on(Command.GetTree.class, c -> {
+            EntrySnapshot snapshot = session.entries();
+            return done(withLeaf("tree", snapshot.tree(), snapshot.leafId()));
+        });
         on(Command.FauxEnqueue.class, c -> done(new Results.FauxQueued(faux.enqueue(c.model(), c.steps()))));
         on(Command.SetEventOptions.class, c -> {
             session.setUpdateMode(c.updates());
@@ -180,6 +194,18 @@ public final class CommandRouter {
 
     private static CompletionStage<Object> done(Object data) {
         return CompletableFuture.completedFuture(data);
+    }
+
+    /**
+     * {@code get_entries} / {@code get_tree} data ({@code Results.Entries}, {@code Results.Tree}) built
+     * as a tree: {@code leafId} is written even when null, as pi does, and deep entry trees never pass
+     * through the mapper's recursion.
+     */
+    private static ObjectNode withLeaf(String field, List<JsonNode> nodes, String leafId) {
+        ObjectNode data = JsonNodeFactory.instance.objectNode();
+        data.putArray(field).addAll(nodes);
+        data.put("leafId", leafId);
+        return data;
     }
 
     private static CompletionStage<Object> run(Runnable action) {

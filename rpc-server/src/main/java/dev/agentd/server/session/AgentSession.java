@@ -24,6 +24,7 @@ import dev.agentd.server.fallback.control.FallbackWiring;
 import dev.agentd.server.fallback.control.SessionFallback;
 import dev.agentd.server.recovery.Classification;
 import dev.agentd.server.runtime.CancellationToken;
+import dev.agentd.server.sessionfile.EntrySnapshot;
 import dev.agentd.server.sessionfile.SessionFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -282,6 +283,11 @@ public final class AgentSession implements AutoCloseable {
     /** {@code clone}: aborts the run, then continues in a new session holding the whole current branch. */
     public CompletableFuture<Void> cloneSession() {
         return abort().thenRunAsync(files::cloneCurrent, runThread);
+    }
+
+    /** The file's entries and leaf at one instant ({@code get_entries}, {@code get_tree}); in memory with --no-session. */
+    public EntrySnapshot entries() {
+        return journal.file().snapshot();
     }
 
     public List<Results.ForkMessage> forkMessages() {

@@ -166,6 +166,11 @@ public final class ModelControl implements ModelSeat {
         }
     }
 
+    /** {@code get_available_thinking_levels}: the current model's levels, lowest first ({@code off} alone without reasoning). */
+    public List<ThinkingLevel> availableThinkingLevels() {
+        return ThinkingSupport.levels(current());
+    }
+
     /** The next supported level; empty for models without reasoning. */
     public Optional<ThinkingLevel> cycleThinkingLevel() {
         synchronized (writeLock) {

@@ -272,6 +272,11 @@ public final class SessionFile {
         return List.copyOf(entries);
     }
 
+    /** The entries and the leaf at one instant ({@code get_entries}, {@code get_tree}). */
+    public synchronized EntrySnapshot snapshot() {
+        return new EntrySnapshot(entries, leafId);
+    }
+
     public synchronized Optional<SessionEntry> entry(String id) {
         return Optional.ofNullable(byId.get(id));
     }

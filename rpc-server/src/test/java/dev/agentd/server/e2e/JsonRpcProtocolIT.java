@@ -161,6 +161,28 @@ class JsonRpcProtocolIT {
     }
 
     @Test
+    void sessionEntriesTreeAndThinkingLevelsAreMethods() throws IOException {
+        DaemonProcess daemon = jsonrpc(PLAIN_ANSWER, "--no-session");
+        daemon.send(request("p1", "prompt", "{\"message\":\"hi\"}"));
+        awaitEvent(daemon, "agent_end");
+        daemon.send(request("e1", "get_entries", null));
+        JsonNode entries = reply(daemon, "e1").path("result");
+        JsonNode last = entries.path("entries").get(entries.path("entries").size() - 1);
+        assertEquals("assistant", last.path("message").path("role").asText(), entries.toString());
+        assertEquals(last.path("id").asText(), entries.path("leafId").asText());
+        daemon.send(request("e2", "get_entries", "{\"since\":\"" + last.path("id").asText() + "\"}"));
+        assertEquals("[]", reply(daemon, "e2").path("result").path("entries").toString());
+        daemon.send(request("e3", "get_entries", "{\"since\":\"nope\"}"));
+        assertEquals("Entry not found: nope", reply(daemon, "e3").path("error").path("message").asText());
+        daemon.send(request("t", "get_tree", null));
+        JsonNode tree = reply(daemon, "t").path("result");
+        assertEquals(1, tree.path("tree").size(), tree.toString());
+        assertEquals(last.path("id").asText(), tree.path("leafId").asText());
+        daemon.send(request("l", "get_available_thinking_levels", null));
+        assertTrue(reply(daemon, "l").path("result").path("levels").isArray());
+    }
+
+    @Test
     void invalidInputGetsItsErrorCodeAndTheDaemonKeepsServing() throws IOException {
         DaemonProcess daemon = jsonrpc(null);
         daemon.send("{\"id\":\"e1\",\"method\":\"get_state\"}");

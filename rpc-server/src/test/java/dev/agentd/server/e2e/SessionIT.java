@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentd.protocol.json.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -99,6 +100,30 @@ class SessionIT {
         assertEquals(List.of("user:q1", "assistant:a1"), texts(messages));
         JsonNode bad = daemon.request(command("fork", "bad", "entryId", "nope"));
         assertEquals("Invalid entry ID for forking: nope", bad.path("error").asText());
+    }
+
+    @Test
+    void entriesAndTreeAnswerFromTheFileWithACursor() throws Exception {
+        daemon = start("[{\"text\":\"a1\"},{\"text\":\"a2\"}]");
+        daemon.send(command("prompt", "p1", "message", "q1"));
+        daemon.awaitNth("agent_end", 1);
+        JsonNode first = daemon.request(command("get_entries", "e1")).path("data");
+        String cursor = first.path("leafId").asText();
+        String file = daemon.request(command("get_state", "s")).path("data").path("sessionFile").asText();
+        List<String> lines = Files.readAllLines(Path.of(file));
+        assertEquals(lines.size() - 1, first.path("entries").size(), "every entry but the header");
+        assertEquals(Json.mapper().readTree(lines.get(lines.size() - 1)),
+                first.path("entries").get(first.path("entries").size() - 1), "as persisted");
+        daemon.send(command("prompt", "p2", "message", "q2"));
+        daemon.awaitNth("agent_end", 2);
+        JsonNode newer = daemon.request(command("get_entries", "e2", "since", cursor)).path("data");
+        assertEquals(List.of("user:q2", "assistant:a2"), texts(Json.mapper().valueToTree(newer.path("entries")
+                .findValues("message"))));
+        JsonNode unknown = daemon.request(command("get_entries", "e3", "since", "nope"));
+        assertEquals("Entry not found: nope", unknown.path("error").asText());
+        JsonNode tree = daemon.request(command("get_tree", "t")).path("data");
+        assertEquals(1, tree.path("tree").size());
+        assertEquals(newer.path("leafId").asText(), tree.path("leafId").asText());
     }
 
     @Test
