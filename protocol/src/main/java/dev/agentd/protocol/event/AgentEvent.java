@@ -72,9 +72,17 @@ public sealed interface AgentEvent {
     record ToolExecutionUpdate(String toolCallId, String toolName, JsonNode args, ToolOutput partialResult)
             implements AgentEvent {}
 
+    /**
+     * {@code durationMs} (pi 1.x): how long the tool's execution took on the monotonic clock; absent
+     * when the tool did not run (unknown tool, no thread to run it on).
+     */
     @WireType("tool_execution_end")
-    record ToolExecutionEnd(String toolCallId, String toolName, ToolOutput result, boolean isError)
-            implements AgentEvent {}
+    record ToolExecutionEnd(String toolCallId, String toolName, ToolOutput result, boolean isError, Long durationMs)
+            implements AgentEvent {
+        public ToolExecutionEnd(String toolCallId, String toolName, ToolOutput result, boolean isError) {
+            this(toolCallId, toolName, result, isError, null);
+        }
+    }
 
     /** A retry is scheduled: {@code attempt} is 1-based, {@code maxAttempts} is retry.maxRetries. */
     @WireType("auto_retry_start")

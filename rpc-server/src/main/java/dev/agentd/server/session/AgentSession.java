@@ -99,7 +99,8 @@ public final class AgentSession implements AutoCloseable {
                 new RecoveryFacts(settings, models, context.auth(), this::sessionId, fallback.onRunEnd()), fallback,
                 token -> runThread.execute(() -> execute(List.of(), token)));
         this.loop = new AgentLoop(conversation, queues, context::tools, calls::stream, this::emit,
-                () -> this.updateMode == UpdateMode.FULL, context.scheduler()::now, defaults::sequentialTools,
+                () -> this.updateMode == UpdateMode.FULL, context.scheduler()::now, context.scheduler()::monotonicMs,
+                defaults::sequentialTools,
                 AgentLoop.sharedToolThreads());
         this.userBash = new UserBash(context.cwd(), context.scheduler()::now,
                 () -> runThread.execute(this::flushBashIfIdle));
