@@ -84,6 +84,14 @@ public sealed interface AgentEvent {
         }
     }
 
+    /**
+     * RPC only (pi 1.x): output of the RPC {@code bash} command while it runs, in order; {@code id}
+     * repeats the command's id (absent when it had none). The stream is bounded (SPEC: the first
+     * {@code tools.Truncation.MAX_BYTES} of output); the command's response holds the final result.
+     */
+    @WireType("bash_execution_update")
+    record BashExecutionUpdate(String id, String delta) implements AgentEvent {}
+
     /** A retry is scheduled: {@code attempt} is 1-based, {@code maxAttempts} is retry.maxRetries. */
     @WireType("auto_retry_start")
     record AutoRetryStart(int attempt, int maxAttempts, long delayMs, String errorMessage) implements AgentEvent {}

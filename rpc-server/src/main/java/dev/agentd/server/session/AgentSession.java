@@ -231,7 +231,12 @@ public final class AgentSession implements AutoCloseable {
 
     /** {@code bash}: runs now, even while streaming; its output enters the next prompt's context. */
     public CompletableFuture<Results.Bash> bash(String command) {
-        return userBash.run(command);
+        return bash(command, null);
+    }
+
+    /** As above, its output also streamed as {@code bash_execution_update}s repeating {@code requestId} (pi 1.x). */
+    public CompletableFuture<Results.Bash> bash(String command, String requestId) {
+        return userBash.run(command, delta -> bus.publish(new AgentEvent.BashExecutionUpdate(requestId, delta)));
     }
 
     /** {@code abort_bash}: kills the running command(s) with their process trees. */
