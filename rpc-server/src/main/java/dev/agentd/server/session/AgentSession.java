@@ -100,8 +100,7 @@ public final class AgentSession implements AutoCloseable {
                 token -> runThread.execute(() -> execute(List.of(), token)));
         this.loop = new AgentLoop(conversation, queues, context::tools, calls::stream, this::emit,
                 () -> this.updateMode == UpdateMode.FULL, context.scheduler()::now, context.scheduler()::monotonicMs,
-                defaults::sequentialTools,
-                AgentLoop.sharedToolThreads());
+                defaults::sequentialTools, AgentLoop.sharedToolThreads());
         this.userBash = new UserBash(context.cwd(), context.scheduler()::now,
                 () -> runThread.execute(this::flushBashIfIdle));
         conversation.setJournal(journal);
