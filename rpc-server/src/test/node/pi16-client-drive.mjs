@@ -106,6 +106,14 @@ try {
   const tree = await step("getTree", () => client.getTree());
   check("getTree", tree !== undefined && tree !== null, tree && Object.keys(tree));
 
+  // pi 1.x: the RPC bash command streams its output, each update repeating the command's request id
+  mark = events.length;
+  const ran = await step("bash", () => client.bash("printf 'one\\n'; sleep 0.2; printf 'two\\n'"));
+  const bashUpdates = since(mark).filter((e) => e.type === "bash_execution_update");
+  check("bash streams bash_execution_update under the command's id before its response",
+    ran && ran.exitCode === 0 && bashUpdates.map((e) => e.delta).join("") === "one\ntwo\n"
+    && bashUpdates.every((e) => typeof e.id === "string" && e.id.startsWith("req_")), { ran, bashUpdates });
+
   const fresh = await step("newSession", () => client.newSession());
   check("newSession", fresh && fresh.cancelled === false, fresh);
   const after = await step("getEntries after newSession", () => client.getEntries());

@@ -72,9 +72,25 @@ public sealed interface AgentEvent {
     record ToolExecutionUpdate(String toolCallId, String toolName, JsonNode args, ToolOutput partialResult)
             implements AgentEvent {}
 
+    /**
+     * {@code durationMs} (pi 1.x): how long the tool's execution took on the monotonic clock; absent
+     * when the tool did not run (unknown tool, no thread to run it on).
+     */
     @WireType("tool_execution_end")
-    record ToolExecutionEnd(String toolCallId, String toolName, ToolOutput result, boolean isError)
-            implements AgentEvent {}
+    record ToolExecutionEnd(String toolCallId, String toolName, ToolOutput result, boolean isError, Long durationMs)
+            implements AgentEvent {
+        public ToolExecutionEnd(String toolCallId, String toolName, ToolOutput result, boolean isError) {
+            this(toolCallId, toolName, result, isError, null);
+        }
+    }
+
+    /**
+     * RPC only (pi 1.x): output of the RPC {@code bash} command while it runs, in order; {@code id}
+     * repeats the command's id (absent when it had none). The stream is bounded (SPEC: the first
+     * {@code tools.Truncation.MAX_BYTES} of output); the command's response holds the final result.
+     */
+    @WireType("bash_execution_update")
+    record BashExecutionUpdate(String id, String delta) implements AgentEvent {}
 
     /** A retry is scheduled: {@code attempt} is 1-based, {@code maxAttempts} is retry.maxRetries. */
     @WireType("auto_retry_start")

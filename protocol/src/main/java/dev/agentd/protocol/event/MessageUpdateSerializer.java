@@ -34,6 +34,12 @@ final class MessageUpdateSerializer extends StdSerializer<AgentEvent.MessageUpda
             gen.writeStartObject();
             gen.writeStringField("type", event.type());
             gen.writeNumberField("contentIndex", event.contentIndex());
+            if (event.id() != null) {
+                gen.writeStringField("id", event.id());
+            }
+            if (event.toolName() != null) {
+                gen.writeStringField("toolName", event.toolName());
+            }
             if (event.delta() != null) {
                 gen.writeStringField("delta", event.delta());
             }

@@ -42,6 +42,8 @@ public sealed interface AgentMessage {
      * An assistant reply. {@code errorStatus}, {@code errorType}, {@code retryAfterMs} and
      * {@code shouldRetry} are agentd additions on failed replies (HTTP status, provider error type or
      * code, server retry hint, the provider's explicit retry verdict when it gave one).
+     * {@code responseModel} (pi 1.x): the model the provider said answered, when it named one other
+     * than {@code model} (Anthropic's {@code message.model}, an OpenAI chunk's {@code model}).
      */
     @WireType("assistant")
     record Assistant(
@@ -56,7 +58,8 @@ public sealed interface AgentMessage {
             Integer errorStatus,
             String errorType,
             Long retryAfterMs,
-            Boolean shouldRetry) implements AgentMessage {
+            Boolean shouldRetry,
+            String responseModel) implements AgentMessage {
         public Assistant {
             content = content == null ? List.of() : List.copyOf(content);
             if (usage == null) {
@@ -67,10 +70,19 @@ public sealed interface AgentMessage {
             }
         }
 
+        /** A reply without {@code responseModel}. */
+        public Assistant(List<ContentBlock> content, String api, String provider, String model, Usage usage,
+                StopReason stopReason, String errorMessage, long timestamp, Integer errorStatus, String errorType,
+                Long retryAfterMs, Boolean shouldRetry) {
+            this(content, api, provider, model, usage, stopReason, errorMessage, timestamp, errorStatus, errorType,
+                    retryAfterMs, shouldRetry, null);
+        }
+
         /** A reply without the structured error fields. */
         public Assistant(List<ContentBlock> content, String api, String provider, String model, Usage usage,
                 StopReason stopReason, String errorMessage, long timestamp) {
-            this(content, api, provider, model, usage, stopReason, errorMessage, timestamp, null, null, null, null);
+            this(content, api, provider, model, usage, stopReason, errorMessage, timestamp, null, null, null, null,
+                    null);
         }
 
         /** Concatenated text blocks. */

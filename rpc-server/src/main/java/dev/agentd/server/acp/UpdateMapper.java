@@ -28,6 +28,7 @@ public final class UpdateMapper {
 
     /** The session events that have no ACP counterpart: deliberately not sent. */
     static final Set<Class<? extends AgentEvent>> NO_COUNTERPART = Set.of(AgentEvent.Ready.class,
+            AgentEvent.BashExecutionUpdate.class, // RPC only: ACP has no bash command (pi 1.x)
             AgentEvent.AgentStart.class, AgentEvent.AgentEnd.class, AgentEvent.TurnStart.class,
             AgentEvent.TurnEnd.class, AgentEvent.MessageStart.class, AgentEvent.AutoRetryEnd.class,
             AgentEvent.CompactionStart.class,

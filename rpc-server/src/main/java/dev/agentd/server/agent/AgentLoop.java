@@ -50,6 +50,7 @@ public final class AgentLoop {
     private final Consumer<AgentEvent> emit;
     private final BooleanSupplier wantsPartials;
     private final LongSupplier clock;
+    private final LongSupplier monotonicMs;
     private final BooleanSupplier sequentialTools;
     private final Executor toolExecutor;
 
@@ -64,13 +65,23 @@ public final class AgentLoop {
         return ToolThreads.POOL;
     }
 
+    /** Times tool executions on {@code clock}: for tests whose clock is fake. */
+    public AgentLoop(Conversation conversation, MessageQueues queues, Supplier<ToolRegistry> tools, Streamer streamer,
+            Consumer<AgentEvent> emit, BooleanSupplier wantsPartials, LongSupplier clock,
+            BooleanSupplier sequentialTools, Executor toolExecutor) {
+        this(conversation, queues, tools, streamer, emit, wantsPartials, clock, clock, sequentialTools, toolExecutor);
+    }
+
     /**
+     * @param clock wall-clock epoch milliseconds, for message timestamps
+     * @param monotonicMs the scheduler's monotonic milliseconds, for {@code tool_execution_end.durationMs}
      * @param sequentialTools read at each batch: the {@code toolExecution:"sequential"} setting
      * @param toolExecutor runs concurrent calls; must not run them on the calling thread
      */
     public AgentLoop(Conversation conversation, MessageQueues queues, Supplier<ToolRegistry> tools, Streamer streamer,
-            Consumer<AgentEvent> emit, BooleanSupplier wantsPartials, LongSupplier clock,
+            Consumer<AgentEvent> emit, BooleanSupplier wantsPartials, LongSupplier clock, LongSupplier monotonicMs,
             BooleanSupplier sequentialTools, Executor toolExecutor) {
+        this.monotonicMs = monotonicMs;
         this.sequentialTools = sequentialTools;
         this.toolExecutor = toolExecutor;
         this.conversation = conversation;
@@ -179,9 +190,9 @@ public final class AgentLoop {
             // one at a time, as before pi 0.73: each result message follows its own end
             for (ContentBlock.ToolCall call : calls) {
                 emit.accept(new AgentEvent.ToolExecutionStart(call.id(), call.name(), call.arguments()));
-                ToolResult result = execute(registry, call, cancel, emit);
-                emitEnd(call, result, emit);
-                results.add(appendResult(call, result));
+                Execution execution = execute(registry, call, cancel, emit);
+                emitEnd(call, execution, emit);
+                results.add(appendResult(call, execution.result()));
             }
             return results;
         }
@@ -202,7 +213,14 @@ public final class AgentLoop {
         return message;
     }
 
-    private record Completion(int index, ToolResult result) {
+    private record Completion(int index, Execution execution) {
+    }
+
+    /** A call's result and how long the tool ran ({@code durationMs} null: it did not run). */
+    private record Execution(ToolResult result, Long durationMs) {
+        static Execution notRun(ToolResult result) {
+            return new Execution(result, null);
+        }
     }
 
     private void runConcurrently(ToolRegistry registry, List<ContentBlock.ToolCall> calls, ToolSchedule schedule,
@@ -227,9 +245,9 @@ public final class AgentLoop {
                     interrupted = true; // the calls still finish (abort cancels them); results must be kept
                     continue;
                 }
-                outcomes[done.index()] = done.result();
+                outcomes[done.index()] = done.execution().result();
                 ended.add(done.index());
-                emitEnd(calls.get(done.index()), done.result(), locked);
+                emitEnd(calls.get(done.index()), done.execution(), locked);
             }
             if (i == calls.size()) {
                 break;
@@ -240,7 +258,8 @@ public final class AgentLoop {
             try {
                 toolExecutor.execute(() -> completions.add(new Completion(index, execute(registry, call, cancel, locked))));
             } catch (RejectedExecutionException e) {
-                completions.add(new Completion(index, ToolResult.error("Tool " + call.name() + " could not start")));
+                completions.add(new Completion(index,
+                        Execution.notRun(ToolResult.error("Tool " + call.name() + " could not start"))));
             }
         }
         if (interrupted) {
@@ -256,17 +275,27 @@ public final class AgentLoop {
         return all;
     }
 
-    private void emitEnd(ContentBlock.ToolCall call, ToolResult result, Consumer<AgentEvent> sink) {
+    private void emitEnd(ContentBlock.ToolCall call, Execution execution, Consumer<AgentEvent> sink) {
+        ToolResult result = execution.result();
         ToolOutput output = result.output();
-        sink.accept(new AgentEvent.ToolExecutionEnd(call.id(), call.name(), output, result.isError()));
+        sink.accept(new AgentEvent.ToolExecutionEnd(call.id(), call.name(), output, result.isError(),
+                execution.durationMs()));
     }
 
-    private static ToolResult execute(ToolRegistry registry, ContentBlock.ToolCall call, CancellationToken cancel,
+    /** Runs the call's tool, timed on the monotonic clock (a thrown failure still ran: it is timed). */
+    private Execution execute(ToolRegistry registry, ContentBlock.ToolCall call, CancellationToken cancel,
             Consumer<AgentEvent> emit) {
         Tool tool = registry.find(call.name()).orElse(null);
         if (tool == null) {
-            return ToolResult.error("Tool " + call.name() + " not found");
+            return Execution.notRun(ToolResult.error("Tool " + call.name() + " not found"));
         }
+        long started = monotonicMs.getAsLong();
+        ToolResult result = run(tool, call, cancel, emit);
+        return new Execution(result, Math.max(0, monotonicMs.getAsLong() - started));
+    }
+
+    private static ToolResult run(Tool tool, ContentBlock.ToolCall call, CancellationToken cancel,
+            Consumer<AgentEvent> emit) {
         JsonNode args = call.arguments();
         try {
             return tool.execute(call.id(), args, cancel, partial ->

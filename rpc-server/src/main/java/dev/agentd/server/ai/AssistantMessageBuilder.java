@@ -29,6 +29,7 @@ public final class AssistantMessageBuilder {
     private final ReplyBound bound;
     private final List<Block> blocks = new ArrayList<>();
     private Usage usage = Usage.ZERO;
+    private String responseModel;
     private boolean started;
     private long bytes;
     private boolean cut;
@@ -136,6 +137,17 @@ public final class AssistantMessageBuilder {
         return usage;
     }
 
+    /**
+     * The model the provider reported answering. Kept as {@code responseModel} only when it differs
+     * from the requested model's id, as pi's Anthropic and chat-completions providers do; the first
+     * one reported wins.
+     */
+    public void reportedModel(String reported) {
+        if (responseModel == null && reported != null && !reported.isEmpty() && !reported.equals(model.id())) {
+            responseModel = TextBounds.cut(reported, TextBounds.MAX_REASON_CHARS);
+        }
+    }
+
     /** Closes any open block and returns the finished message. */
     public AgentMessage.Assistant finish(StopReason stopReason) {
         closeOpenBlocks();
@@ -156,7 +168,13 @@ public final class AssistantMessageBuilder {
         start();
         blocks.add(block);
         int index = blocks.size() - 1;
-        emit(eventType, index, null, null, null);
+        if (block.kind == Kind.TOOL_CALL) {
+            // pi 1.x names the call on its start, so a client can show it before any argument arrives.
+            listener.onEvent(new AssistantMessageEvent(eventType, index, null, null, null, partialOrNull(),
+                    block.id, block.name));
+        } else {
+            emit(eventType, index, null, null, null);
+        }
         return index;
     }
 
@@ -216,9 +234,11 @@ public final class AssistantMessageBuilder {
     }
 
     private void emit(String type, int index, String delta, String content, ContentBlock.ToolCall toolCall) {
-        AgentMessage.Assistant partial = listener.wantsPartials() ? snapshot(StopReason.STOP, null)
-                : null;
-        listener.onEvent(new AssistantMessageEvent(type, index, delta, content, toolCall, partial));
+        listener.onEvent(new AssistantMessageEvent(type, index, delta, content, toolCall, partialOrNull()));
+    }
+
+    private AgentMessage.Assistant partialOrNull() {
+        return listener.wantsPartials() ? snapshot(StopReason.STOP, null) : null;
     }
 
     private AgentMessage.Assistant snapshot(StopReason stopReason, ProviderError error) {
@@ -228,10 +248,11 @@ public final class AssistantMessageBuilder {
         }
         if (error == null) {
             return new AgentMessage.Assistant(content, model.api(), model.provider(), model.id(), usage, stopReason,
-                    null, timestamp);
+                    null, timestamp, null, null, null, null, responseModel);
         }
         return new AgentMessage.Assistant(content, model.api(), model.provider(), model.id(), usage, stopReason,
-                error.message(), timestamp, error.status(), error.type(), error.retryAfterMs(), error.shouldRetry());
+                error.message(), timestamp, error.status(), error.type(), error.retryAfterMs(), error.shouldRetry(),
+                responseModel);
     }
 
     /** Best-effort parse: the object so far if it is complete JSON, else {} (pi does the same). */

@@ -14,6 +14,7 @@ final class DecisionLog {
     private static final Logger LOG = LoggerFactory.getLogger(DecisionLog.class);
     /** The events that carry no decision; a new event type goes here or gets a line in {@link #describe}. */
     private static final Set<Class<?>> NO_DECISION = Set.of(AgentEvent.Ready.class, AgentEvent.AgentStart.class,
+            AgentEvent.BashExecutionUpdate.class,
             AgentEvent.AgentEnd.class, AgentEvent.TurnStart.class, AgentEvent.TurnEnd.class,
             AgentEvent.MessageStart.class, AgentEvent.MessageUpdate.class, AgentEvent.MessageEnd.class,
             AgentEvent.ToolExecutionStart.class, AgentEvent.ToolExecutionUpdate.class,

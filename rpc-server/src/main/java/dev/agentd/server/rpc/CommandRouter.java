@@ -69,7 +69,9 @@ public final class CommandRouter {
         }
         CompletionStage<?> result;
         try {
-            result = handlers.get(command.getClass()).apply(command);
+            result = command instanceof Command.Bash bash
+                    ? session.bash(bash.command(), id) // its bash_execution_update events repeat the id (pi 1.x)
+                    : handlers.get(command.getClass()).apply(command);
         } catch (RuntimeException e) {
             respond.accept(failure(id, name, e));
             return;

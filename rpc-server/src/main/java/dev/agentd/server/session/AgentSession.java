@@ -99,8 +99,8 @@ public final class AgentSession implements AutoCloseable {
                 new RecoveryFacts(settings, models, context.auth(), this::sessionId, fallback.onRunEnd()), fallback,
                 token -> runThread.execute(() -> execute(List.of(), token)));
         this.loop = new AgentLoop(conversation, queues, context::tools, calls::stream, this::emit,
-                () -> this.updateMode == UpdateMode.FULL, context.scheduler()::now, defaults::sequentialTools,
-                AgentLoop.sharedToolThreads());
+                () -> this.updateMode == UpdateMode.FULL, context.scheduler()::now, context.scheduler()::monotonicMs,
+                defaults::sequentialTools, AgentLoop.sharedToolThreads());
         this.userBash = new UserBash(context.cwd(), context.scheduler()::now,
                 () -> runThread.execute(this::flushBashIfIdle));
         conversation.setJournal(journal);
@@ -230,7 +230,12 @@ public final class AgentSession implements AutoCloseable {
 
     /** {@code bash}: runs now, even while streaming; its output enters the next prompt's context. */
     public CompletableFuture<Results.Bash> bash(String command) {
-        return userBash.run(command);
+        return bash(command, null);
+    }
+
+    /** As above, its output also streamed as {@code bash_execution_update}s repeating {@code requestId} (pi 1.x). */
+    public CompletableFuture<Results.Bash> bash(String command, String requestId) {
+        return userBash.run(command, delta -> bus.publish(new AgentEvent.BashExecutionUpdate(requestId, delta)));
     }
 
     /** {@code abort_bash}: kills the running command(s) with their process trees. */

@@ -52,6 +52,15 @@ final class UserBash implements AutoCloseable {
     }
 
     CompletableFuture<Results.Bash> run(String command) {
+        return run(command, null);
+    }
+
+    /**
+     * @param onStreamed receives the output while the command runs, in pieces, on the command's
+     *     thread (bounded: {@link BashExecutor#run(String, Path, java.time.Duration, CancellationToken,
+     *     Consumer, Consumer)}); null streams nothing
+     */
+    CompletableFuture<Results.Bash> run(String command, Consumer<String> onStreamed) {
         if (command == null || command.isBlank()) {
             throw new IllegalArgumentException("Command must not be empty");
         }
@@ -60,7 +69,7 @@ final class UserBash implements AutoCloseable {
         return CompletableFuture.supplyAsync(() -> {
             BashExecution result;
             try {
-                result = executor.run(command, cwd, null, token, null);
+                result = executor.run(command, cwd, null, token, null, onStreamed);
             } catch (IOException e) {
                 throw new CompletionException(new IllegalStateException("Cannot run bash: " + e.getMessage()));
             } catch (InterruptedException e) {

@@ -69,8 +69,18 @@ public final class BashExecutor {
      */
     public BashExecution run(String command, Path cwd, Duration timeout, CancellationToken cancel,
             Consumer<String> onOutput) throws IOException, InterruptedException {
+        return run(command, cwd, timeout, cancel, onOutput, null);
+    }
+
+    /**
+     * As above, also streaming the output itself: {@code onStreamed} receives each new piece, in
+     * order, on the calling thread (throttled like {@code onOutput}, the rest once the command
+     * ended), up to {@link OutputBuffer#STREAM_MAX_BYTES} in all; null streams nothing.
+     */
+    public BashExecution run(String command, Path cwd, Duration timeout, CancellationToken cancel,
+            Consumer<String> onOutput, Consumer<String> onStreamed) throws IOException, InterruptedException {
         CancellationToken token = cancel == null ? CancellationToken.none() : cancel;
-        Consumer<String> sink = onOutput == null ? s -> {} : onOutput;
+        Consumer<String> onTail = onOutput == null ? s -> {} : onOutput;
         if (token.isCancelled()) {
             return new BashExecution("", null, true, false, false, null, Truncation.tail(""));
         }
@@ -94,7 +104,9 @@ public final class BashExecutor {
         Wakeup wakeup = new Wakeup();
         process.onExit().thenRun(wakeup::poke);
         Runnable unregister = token.onCancel(wakeup::poke);
-        OutputBuffer buffer = new OutputBuffer();
+        OutputBuffer buffer = new OutputBuffer(onStreamed != null);
+        // The streamed pieces go out where the tail does: on this thread, at the same pace.
+        Consumer<String> sink = onStreamed == null ? onTail : onTail.andThen(ignored -> stream(buffer, onStreamed));
         try {
             Thread reader = startReader(process, buffer, wakeup);
             Ending ending;
@@ -107,6 +119,9 @@ public final class BashExecutor {
             if (ending != Ending.EXITED) {
                 tree.terminate(KILL_GRACE);
                 reader.join(KILL_GRACE.toMillis());
+            }
+            if (onStreamed != null) {
+                stream(buffer, onStreamed); // what arrived after the last update
             }
             buffer.close(); // flushes the full-output file before it is handed out
             Truncation.Result tail = buffer.tail();
@@ -175,6 +190,13 @@ public final class BashExecutor {
                 waitMs = Math.min(waitMs, DRAIN_AFTER_EXIT_MS - TimeUnit.NANOSECONDS.toMillis(now - exitedAt) + 1);
             }
             wakeup.await(Math.max(1, waitMs));
+        }
+    }
+
+    private static void stream(OutputBuffer buffer, Consumer<String> onStreamed) {
+        String piece = buffer.takeStreamed();
+        if (!piece.isEmpty()) {
+            onStreamed.accept(piece);
         }
     }
 

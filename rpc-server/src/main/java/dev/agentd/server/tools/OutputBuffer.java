@@ -33,13 +33,34 @@ final class OutputBuffer implements AutoCloseable {
     private boolean fileOpened;
     private Writer file;
     private Path filePath;
+    /** Output not yet taken by {@link #takeStreamed}; null when nobody streams it. */
+    private final StringBuilder unstreamed;
+    /** UTF-8 bytes admitted to the stream so far, at most {@link #STREAM_MAX_BYTES}. */
+    private long streamedBytes;
+
+    /**
+     * How much of a command's output is streamed as it arrives: the same byte budget as the output
+     * a result keeps, so a command printing gigabytes streams no more than its result holds (the
+     * rest is in the full-output file).
+     */
+    static final long STREAM_MAX_BYTES = Truncation.MAX_BYTES;
 
     OutputBuffer() {
-        this(2 * Truncation.MAX_BYTES);
+        this(2 * Truncation.MAX_BYTES, false);
+    }
+
+    /** @param streamed whether {@link #takeStreamed} is used: keeps the output's head for it */
+    OutputBuffer(boolean streamed) {
+        this(2 * Truncation.MAX_BYTES, streamed);
     }
 
     OutputBuffer(int windowChars) {
+        this(windowChars, false);
+    }
+
+    private OutputBuffer(int windowChars, boolean streamed) {
         this.windowChars = Math.max(windowChars, Truncation.MAX_BYTES + 1);
+        this.unstreamed = streamed ? new StringBuilder() : null;
     }
 
     synchronized void append(char[] chars, int offset, int length) {
@@ -47,6 +68,7 @@ final class OutputBuffer implements AutoCloseable {
             return;
         }
         window.append(chars, offset, length);
+        admitToStream(chars, offset, length);
         for (int i = offset; i < offset + length; i++) {
             totalBytes += Truncation.utf8Length(chars[i]);
             if (chars[i] == '\n') {
@@ -64,6 +86,42 @@ final class OutputBuffer implements AutoCloseable {
             window.delete(0, window.length() - windowChars);
             trimmed = true;
         }
+    }
+
+    /**
+     * The output received since the last call, sanitised (escape sequences split between two calls
+     * may leave a fragment), within {@link #STREAM_MAX_BYTES} over the whole command; empty when
+     * there is nothing new or the budget is spent.
+     */
+    synchronized String takeStreamed() {
+        if (unstreamed == null || unstreamed.isEmpty()) {
+            return "";
+        }
+        // A surrogate pair split between two reads waits for its second half.
+        int end = Character.isHighSurrogate(unstreamed.charAt(unstreamed.length() - 1)) ? unstreamed.length() - 1
+                : unstreamed.length();
+        String taken = sanitize(unstreamed.substring(0, end));
+        unstreamed.delete(0, end);
+        return taken;
+    }
+
+    private void admitToStream(char[] chars, int offset, int length) {
+        if (unstreamed == null) {
+            return;
+        }
+        int end = offset;
+        while (end < offset + length) {
+            int bytes = Truncation.utf8Length(chars[end]);
+            if (streamedBytes + bytes > STREAM_MAX_BYTES) {
+                break;
+            }
+            streamedBytes += bytes;
+            end++;
+        }
+        if (end < offset + length && end > offset && Character.isHighSurrogate(chars[end - 1])) {
+            end--; // never half a pair at the budget's edge
+        }
+        unstreamed.append(chars, offset, end - offset);
     }
 
     /** Increases with every append: tells a poller whether there is something new to report. */

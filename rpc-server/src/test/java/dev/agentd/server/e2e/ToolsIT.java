@@ -138,4 +138,31 @@ class ToolsIT {
         assertTrue(killed.path("cancelled").asBoolean(), killed.toString());
         assertTrue(killed.path("exitCode").isMissingNode());
     }
+
+    @Test
+    void piOneWireAdditionsToolCallNamesDurationAndStreamedRpcBash() throws IOException {
+        start("[" + call("bash", "{\"command\":\"printf tool\"}") + ",{\"text\":\"ok\"}]");
+        daemon.send(command("prompt", "p", "message", "go"));
+        daemon.awaitNth("agent_end", 1);
+        JsonNode toolEnd = daemon.await(node -> "tool_execution_end".equals(node.path("type").asText()));
+        assertTrue(toolEnd.path("durationMs").isIntegralNumber(), toolEnd.toString());
+        JsonNode start = daemon.await(node -> "toolcall_start".equals(
+                node.path("assistantMessageEvent").path("type").asText())).path("assistantMessageEvent");
+        assertEquals(toolEnd.path("toolCallId").asText(), start.path("id").asText(), start.toString());
+        assertEquals("bash", start.path("toolName").asText());
+
+        JsonNode result = daemon.request(command("bash", "b7", "command", "printf 'a\\n'; sleep 0.3; printf 'b\\n'"));
+        assertEquals("a\nb", result.path("data").path("output").asText());
+        List<JsonNode> records = daemon.records();
+        List<JsonNode> updates = records.stream()
+                .filter(node -> "bash_execution_update".equals(node.path("type").asText())).toList();
+        StringBuilder streamed = new StringBuilder();
+        updates.forEach(update -> {
+            assertEquals("b7", update.path("id").asText(), update.toString());
+            streamed.append(update.path("delta").asText());
+        });
+        assertEquals("a\nb\n", streamed.toString());
+        assertTrue(records.indexOf(updates.get(updates.size() - 1)) < records.indexOf(result),
+                "the updates precede the response");
+    }
 }

@@ -21,7 +21,7 @@ import java.util.Map;
  * Maps the Messages API event stream onto the builder: {@code message_start} (usage),
  * {@code content_block_start/delta/stop} for text, thinking (with signature deltas), redacted
  * thinking and tool use (input_json_delta fragments), {@code message_delta} (stop reason, usage),
- * {@code message_stop}, {@code ping}, and in-band {@code error} events, whose JSON becomes the
+ * {@code message_stop}, {@code ping}, {@code message.model} (the model that answered), and in-band {@code error} events, whose JSON becomes the
  * errorMessage and whose {@code error.type} the errorType (no status: the stream itself was 200).
  * {@code stop_reason:"refusal"} ends the reply as an error typed {@link ErrorTypes#REFUSAL}; the
  * content streamed before it stays. The stop reason is the provider's text: it is redacted and cut
@@ -72,7 +72,13 @@ final class AnthropicStreamMapper implements StreamMapper {
             return false;
         }
         switch (type) {
-            case "message_start" -> usage(json.path("message").path("usage"));
+            case "message_start" -> {
+                usage(json.path("message").path("usage"));
+                JsonNode answered = json.path("message").path("model");
+                if (answered.isTextual()) {
+                    reply.reportedModel(redactor.apply(answered.textValue()));
+                }
+            }
             case "content_block_start" -> startBlock(json.path("index").asInt(), json.path("content_block"));
             case "content_block_delta" -> delta(json.path("index").asInt(), json.path("delta"));
             case "content_block_stop" -> stopBlock(json.path("index").asInt());

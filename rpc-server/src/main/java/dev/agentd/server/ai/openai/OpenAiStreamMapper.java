@@ -23,7 +23,8 @@ import java.util.Map;
  * {@code delta.reasoning_content}/{@code reasoning}/{@code reasoning_text} (DeepSeek, vLLM,
  * llama.cpp, OpenRouter) → thinking, {@code delta.tool_calls[]} fragments → tool calls keyed by
  * their {@code index} (so interleaved calls stay apart), {@code finish_reason}, the usage chunk,
- * {@code [DONE]}, and an in-band {@code {"error":…}} chunk.
+ * {@code [DONE]}, the chunk's {@code model} (the model that answered), and an in-band
+ * {@code {"error":…}} chunk.
  *
  * <p>A refusal ({@code delta.refusal}, streamed in fragments like content) is not reply text: the
  * fragments are collected, and when the stream ends the reply fails with the refusal text as its
@@ -82,6 +83,10 @@ final class OpenAiStreamMapper implements StreamMapper {
             return false;
         }
         usage(chunk.path("usage"));
+        JsonNode answered = chunk.path("model");
+        if (answered.isTextual()) {
+            reply.reportedModel(redactor.apply(answered.textValue()));
+        }
         JsonNode choice = chunk.path("choices").path(0);
         if (choice.isObject()) {
             delta(choice.path("delta"));
