@@ -227,8 +227,8 @@ class RpcProtocolIT {
     /** pi 1.6's lifecycle signals: the answers' disposition, and one agent_settled per logical run, last. */
     @Test
     void answersCarryTheirDispositionAndEachRunSettlesOnceAfterItsLastAgentEnd() throws IOException {
-        start("[{\"text\":\"one two three four five six\",\"chunkDelayMs\":150},{\"text\":\"to the follow-up\"},"
-                + "{\"text\":\"" + "word ".repeat(200) + "\",\"chunkDelayMs\":50}]");
+        start("[{\"text\":\"one two three four five six\",\"chunkDelayMs\":150},{\"text\":\"to the steer\"},"
+                + "{\"text\":\"to the follow-up\"},{\"text\":\"" + "word ".repeat(200) + "\",\"chunkDelayMs\":50}]");
         JsonNode started = daemon.request(command("prompt", "p1", "message", "start"));
         assertEquals("started", started.path("data").path("disposition").asText(), started.toString());
         daemon.await(node -> "text_delta".equals(node.path("assistantMessageEvent").path("type").asText()));
