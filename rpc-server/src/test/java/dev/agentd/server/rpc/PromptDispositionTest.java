@@ -18,8 +18,8 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,7 +32,7 @@ class PromptDispositionTest {
     @TempDir
     Path dir;
 
-    private final List<Response> responses = Collections.synchronizedList(new ArrayList<>());
+    private final List<Response> responses = new CopyOnWriteArrayList<>();
 
     private Response send(CommandRouter router, String id, Command command) {
         router.dispatch(id, command, responses::add);
