@@ -77,11 +77,21 @@ final class Dispatcher implements Transport.Sink {
             // before anyone waiting on the response or the run is released.
             tracker.promptSettled(named.id());
         }
+        String disposition = disposition(named);
+        if (disposition != null) { // before the caller is released: its wait needs to know
+            tracker.answered("prompt".equals(named.command()) ? named.id() : null, disposition);
+        }
         if (claimed != null) {
             claimed.future().complete(named);
         } else {
             strayResponses.dispatch(named);
         }
+    }
+
+    /** pi 1.x's {@code data.disposition} of a successful prompt, steer or follow_up answer; null before. */
+    private static String disposition(Response response) {
+        JsonNode value = response.success() && response.data() != null ? response.data().get("disposition") : null;
+        return value != null && value.isTextual() ? value.textValue() : null;
     }
 
     @Override

@@ -16,11 +16,23 @@ import java.util.Optional;
  * {@code abort_retry} cancelled them).
  *
  * @param events every event from just before the prompt was sent until its run was over
+ * @param disposition what the daemon did with the prompt (pi 1.x's {@code data.disposition}):
+ *     {@code started}, {@code queued} (sent with a streamingBehavior while a run was going: the
+ *     events are that run's) or {@code handled}; null from daemons that do not say
  */
-public record PromptResult(List<AgentEvent> events) {
+public record PromptResult(List<AgentEvent> events, String disposition) {
 
     public PromptResult {
         events = List.copyOf(events);
+    }
+
+    public PromptResult(List<AgentEvent> events) {
+        this(events, null);
+    }
+
+    /** True when the daemon ended the run with {@code agent_settled} and said an abort ended it. */
+    public boolean aborted() {
+        return events.stream().anyMatch(event -> event instanceof AgentEvent.AgentSettled settled && settled.aborted());
     }
 
     /** The last assistant reply of the run (a failed one included), if any reply was produced. */

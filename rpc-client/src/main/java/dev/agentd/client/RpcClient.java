@@ -141,17 +141,16 @@ public final class RpcClient implements RpcCommands, AutoCloseable {
     }
 
     /**
-     * Sends a prompt and waits until its logical run is over: the agent_end after which nothing
-     * continues (no willRetry, no open retry chain), or the auto_retry_end{success:false} that ends
-     * a failed chain. The result holds every event and says whether the prompt succeeded and, if
-     * not, why ({@link PromptResult#succeeded()}, {@link PromptResult#error()}): retries that ran
-     * out return normally with {@code succeeded() == false}. Throws {@link PromptFailedException}
-     * when the prompt is answered {@code success:false} (refused, or failed its preflight: no model,
-     * no credential), {@link RpcTimeoutException} after {@code timeout}.
+     * Sends a prompt and waits until its logical run is over: its agent_settled, or (daemons before
+     * pi 1.x's wire) the agent_end after which nothing continues or the auto_retry_end{success:false}
+     * of a failed chain. The result holds every event, the disposition, and whether the prompt
+     * succeeded and why not ({@link PromptResult#succeeded()}, {@link PromptResult#error()}): retries
+     * that ran out return normally. Throws {@link PromptFailedException} when the prompt is answered
+     * {@code success:false} (refused, or failed its preflight), {@link RpcTimeoutException} after {@code timeout}.
      */
     public PromptResult promptAndWait(String message, List<ContentBlock.Image> images,
             StreamingBehavior behavior, Duration timeout) {
-        return new PromptResult(collectEvents(new Command.Prompt(message, images, behavior), timeout));
+        return collect(new Command.Prompt(message, images, behavior), timeout);
     }
 
     /**
@@ -159,6 +158,10 @@ public final class RpcClient implements RpcCommands, AutoCloseable {
      * again after its response (for a prompt: including the run it starts, retries included).
      */
     public List<AgentEvent> collectEvents(Command command, Duration timeout) {
+        return collect(command, timeout).events();
+    }
+
+    private PromptResult collect(Command command, Duration timeout) {
         requireNotReaderThread(command.type());
         long deadline = Deadlines.from(timeout);
         long runDeadline = tracker.deadlineAfter(timeout);
@@ -176,7 +179,7 @@ public final class RpcClient implements RpcCommands, AutoCloseable {
             ResponseData.decode(response, Void.class); // throws when refused
             switch (tracker.await(watch, runDeadline)) {
                 case IDLE:
-                    return tracker.events(watch);
+                    return tracker.result(watch);
                 default:
                     throw RpcTimeoutException.of("Timeout after " + Deadlines.format(timeout)
                             + " waiting for the run of " + command.type() + " to end (" + tracker.describe(watch) + ")",
@@ -189,7 +192,7 @@ public final class RpcClient implements RpcCommands, AutoCloseable {
 
     /**
      * Returns once no run is active, no retry chain is open, no continuation or compaction is
-     * pending and no accepted prompt awaits its run — immediately when that is already so.
+     * pending and no accepted prompt awaits its run (for a daemon that sends them: its agent_settled came).
      */
     public void waitForIdle(Duration timeout) {
         requireNotReaderThread("waitForIdle");

@@ -29,32 +29,41 @@ public interface RpcCommands {
 
     // --- prompting ---------------------------------------------------------------------------
 
-    /** Starts a run; returns once the daemon accepted it (the run continues in the background). */
-    default void prompt(String message) {
-        request(new Command.Prompt(message), Void.class);
+    /**
+     * Starts a run; returns once the daemon accepted it (the run continues in the background) with
+     * its disposition ({@code started}, {@code queued}, {@code handled}; null from daemons before pi 1.x's wire).
+     */
+    default String prompt(String message) {
+        return disposition(request(new Command.Prompt(message), Results.Disposition.class));
     }
 
     /** {@code behavior} says how to queue the message while the agent is busy (null: refuse then). */
-    default void prompt(String message, List<ContentBlock.Image> images, StreamingBehavior behavior) {
-        request(new Command.Prompt(message, images, behavior), Void.class);
+    default String prompt(String message, List<ContentBlock.Image> images, StreamingBehavior behavior) {
+        return disposition(request(new Command.Prompt(message, images, behavior), Results.Disposition.class));
     }
 
     /** Delivered after the current tool calls, before the next model call. */
-    default void steer(String message) {
-        steer(message, null);
+    default String steer(String message) {
+        return steer(message, null);
     }
 
-    default void steer(String message, List<ContentBlock.Image> images) {
-        request(new Command.Steer(message, images), Void.class);
+    /** Returns the disposition, {@code queued} (or {@code handled} by a pi input handler); null from older daemons. */
+    default String steer(String message, List<ContentBlock.Image> images) {
+        return disposition(request(new Command.Steer(message, images), Results.Disposition.class));
     }
 
     /** Delivered when the agent would otherwise stop. */
-    default void followUp(String message) {
-        followUp(message, null);
+    default String followUp(String message) {
+        return followUp(message, null);
     }
 
-    default void followUp(String message, List<ContentBlock.Image> images) {
-        request(new Command.FollowUp(message, images), Void.class);
+    /** Returns the disposition as {@link #steer(String, List)} does. */
+    default String followUp(String message, List<ContentBlock.Image> images) {
+        return disposition(request(new Command.FollowUp(message, images), Results.Disposition.class));
+    }
+
+    private static String disposition(Results.Disposition data) {
+        return data == null ? null : data.disposition();
     }
 
     /** Cancels a pending retry, the stream and tools; answered once the agent is idle. */

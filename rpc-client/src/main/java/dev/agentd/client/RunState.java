@@ -14,8 +14,16 @@ import java.util.Set;
  * compaction runs; a sent prompt still waits for its agent_start or its failure response; or an
  * agent_end without willRetry (older pi servers) is younger than the grace period, during which an
  * auto_retry_start or compaction_start may still follow.
+ *
+ * <p>A daemon that sends agent_settled (pi 1.x; agentd since it speaks pi 1.6's wire) says itself
+ * when a run is over: once the client knows that, a run is busy from its agent_start until its
+ * agent_settled, whatever the inference above says. Older daemons keep the inference alone.
  */
 final class RunState {
+    /** The daemon sends agent_settled (pi 1.x, agentd 1.6 wire): seen one, or a prompt answer with a disposition. */
+    private boolean settles;
+    /** An agent_start came after the last agent_settled: while {@link #settles}, busy until it comes. */
+    private boolean unsettled;
     private boolean runActive;
     private boolean chainOpen;
     private boolean continuationExpected;
@@ -26,6 +34,8 @@ final class RunState {
 
     RunState copy() {
         RunState copy = new RunState();
+        copy.settles = settles;
+        copy.unsettled = unsettled;
         copy.runActive = runActive;
         copy.chainOpen = chainOpen;
         copy.continuationExpected = continuationExpected;
@@ -37,7 +47,16 @@ final class RunState {
     }
 
     void apply(AgentEvent event, long nowNanos, long graceNanos) {
-        if (event instanceof AgentEvent.AgentStart) {
+        if (event instanceof AgentEvent.AgentSettled) {
+            // The daemon's own word that nothing follows: it overrides what was inferred.
+            settles = true;
+            unsettled = false;
+            runActive = false;
+            chainOpen = false;
+            continuationExpected = false;
+            graceArmed = false;
+        } else if (event instanceof AgentEvent.AgentStart) {
+            unsettled = true;
             runActive = true;
             continuationExpected = false;
             graceArmed = false;
@@ -68,6 +87,11 @@ final class RunState {
         }
     }
 
+    /** A prompt answer carried a disposition: this daemon ends every run with agent_settled. */
+    void settles() {
+        settles = true;
+    }
+
     void promptSent(String id) {
         pendingPrompts.add(id);
     }
@@ -78,7 +102,7 @@ final class RunState {
 
     boolean isIdle(long nowNanos) {
         return !runActive && !chainOpen && !continuationExpected && !compacting && pendingPrompts.isEmpty()
-                && graceRemaining(nowNanos) == 0;
+                && graceRemaining(nowNanos) == 0 && !(settles && unsettled);
     }
 
     /** Nanoseconds left in the willRetry-absent grace period (0 when none is running). */
@@ -88,7 +112,7 @@ final class RunState {
 
     @Override
     public String toString() {
-        return "RunState[runActive=" + runActive + ", chainOpen=" + chainOpen + ", continuationExpected="
+        return "RunState[settles=" + settles + ", unsettled=" + unsettled + ", runActive=" + runActive + ", chainOpen=" + chainOpen + ", continuationExpected="
                 + continuationExpected + ", compacting=" + compacting + ", graceArmed=" + graceArmed
                 + ", pendingPrompts=" + pendingPrompts + "]";
     }

@@ -29,6 +29,8 @@ final class RunTracker {
         private final RunState state;
         private final String promptId;
         private final List<AgentEvent> events = new ArrayList<>();
+        /** The prompt answer's disposition (pi 1.x), null until answered or from older daemons. */
+        private String disposition;
 
         private Watch(RunState state, String promptId) {
             this.state = state;
@@ -101,6 +103,28 @@ final class RunTracker {
         });
     }
 
+    /**
+     * A prompt, steer or follow_up was answered with pi 1.x's disposition: the daemon ends every run
+     * with agent_settled, so runs are waited for until it comes. A {@code handled} prompt starts no run.
+     *
+     * @param promptId the prompt's id, or null for steer and follow_up
+     */
+    void answered(String promptId, String disposition) {
+        update(() -> {
+            global.settles();
+            for (Watch watch : watches) {
+                watch.state.settles();
+                if (promptId != null && promptId.equals(watch.promptId)) {
+                    watch.disposition = disposition;
+                }
+            }
+            if (promptId != null && "handled".equals(disposition)) {
+                global.promptSettled(promptId);
+                watches.forEach(watch -> watch.state.promptSettled(promptId));
+            }
+        });
+    }
+
     /** The connection is gone: every current and future wait throws {@code reason}. */
     void fail(RpcException reason) {
         update(() -> {
@@ -140,6 +164,11 @@ final class RunTracker {
 
     List<AgentEvent> events(Watch watch) {
         return locked(() -> List.copyOf(watch.events));
+    }
+
+    /** The watch's events and its prompt's disposition. */
+    PromptResult result(Watch watch) {
+        return locked(() -> new PromptResult(watch.events, watch.disposition));
     }
 
     /** Waits until the global state is idle. */

@@ -48,6 +48,14 @@ public sealed interface AgentEvent {
     @WireType("agent_end")
     record AgentEnd(List<AgentMessage> messages, Boolean willRetry) implements AgentEvent {}
 
+    /**
+     * pi 1.x: the prompt's logical run is over and nothing follows on its own (no retry, compaction
+     * continuation or queued message). Sent once, after the last {@code agent_end}; {@code aborted}
+     * when an {@code abort} ended it.
+     */
+    @WireType("agent_settled")
+    record AgentSettled(boolean aborted) implements AgentEvent {}
+
     @WireType("turn_start")
     record TurnStart() implements AgentEvent {}
 

@@ -15,6 +15,17 @@ public final class Results {
     /** {@code cycle_model}. */
     public record CycledModel(Model model, ThinkingLevel thinkingLevel, boolean isScoped) {}
 
+    /**
+     * {@code prompt}, {@code steer}, {@code follow_up} (pi 1.x): what became of the message —
+     * {@link #STARTED} a run, or {@link #QUEUED} into the running one. pi's third value,
+     * {@code handled} (an input handler consumed it), never occurs: agentd has no input handlers.
+     */
+    public record Disposition(String disposition) {
+        public static final String STARTED = "started";
+        public static final String QUEUED = "queued";
+        public static final String HANDLED = "handled";
+    }
+
     /** {@code cycle_thinking_level}. */
     public record Level(ThinkingLevel level) {}
 

@@ -35,7 +35,8 @@ public final class UpdateMapper {
             AgentEvent.CompactionEnd.class, AgentEvent.QueueUpdate.class, AgentEvent.RetryFallbackSucceeded.class,
             AgentEvent.RetryFallbackReverted.class, AgentEvent.RetryFallbackExhausted.class,
             AgentEvent.RetryProbeScheduled.class, AgentEvent.RetryProbeResult.class,
-            AgentEvent.FallbackCircuitOpened.class, AgentEvent.FallbackCircuitClosed.class, AgentEvent.Unknown.class);
+            AgentEvent.FallbackCircuitOpened.class, AgentEvent.FallbackCircuitClosed.class, AgentEvent.Unknown.class,
+            AgentEvent.AgentSettled.class); // the prompt's answer (its stopReason) says the turn is over
 
     /** Tool output blocks a tool-call update cannot show (tools produce text and images). */
     static final Set<Class<? extends ContentBlock>> NOT_TOOL_OUTPUT = Set.of(ContentBlock.Thinking.class,

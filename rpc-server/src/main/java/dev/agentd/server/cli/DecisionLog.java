@@ -21,7 +21,8 @@ final class DecisionLog {
             AgentEvent.ToolExecutionEnd.class, AgentEvent.QueueUpdate.class, AgentEvent.ThinkingLevelChanged.class,
             AgentEvent.SessionInfoChanged.class, AgentEvent.ModelChanged.class,
             AgentEvent.RetryFallbackSucceeded.class, AgentEvent.RetryProbeScheduled.class,
-            AgentEvent.RetryProbeResult.class, AgentEvent.FallbackCircuitClosed.class, AgentEvent.Unknown.class);
+            AgentEvent.RetryProbeResult.class, AgentEvent.FallbackCircuitClosed.class, AgentEvent.Unknown.class,
+            AgentEvent.AgentSettled.class);
 
     private DecisionLog() {}
 

@@ -105,12 +105,15 @@ public final class CommandRouter {
                 respond.accept(Response.failure(id, prompt.type(), cause.getMessage()));
             }
         });
-        ticket.launch(() -> respond.accept(Response.ok(id, prompt.type(), null)));
+        String disposition = ticket.queued() ? Results.Disposition.QUEUED : Results.Disposition.STARTED;
+        JsonNode data = toData(new Results.Disposition(disposition));
+        ticket.launch(() -> respond.accept(Response.ok(id, prompt.type(), data)));
     }
 
     private void register() {
-        on(Command.Steer.class, c -> run(() -> session.steer(c.message(), c.images())));
-        on(Command.FollowUp.class, c -> run(() -> session.followUp(c.message(), c.images())));
+        // pi 1.x's disposition: always queued here, agentd has no input handlers to consume a message
+        on(Command.Steer.class, c -> queued(() -> session.steer(c.message(), c.images())));
+        on(Command.FollowUp.class, c -> queued(() -> session.followUp(c.message(), c.images())));
         on(Command.Abort.class, c -> session.abort());
         on(Command.AbortRetry.class, c -> run(session::abortRetry));
         on(Command.NewSession.class, c -> session.newSession(c.parentSession())
@@ -208,6 +211,11 @@ public final class CommandRouter {
         data.putArray(field).addAll(nodes);
         data.put("leafId", leafId);
         return data;
+    }
+
+    private static CompletionStage<Object> queued(Runnable action) {
+        action.run();
+        return done(new Results.Disposition(Results.Disposition.QUEUED));
     }
 
     private static CompletionStage<Object> run(Runnable action) {

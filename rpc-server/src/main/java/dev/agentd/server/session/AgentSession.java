@@ -94,7 +94,8 @@ public final class AgentSession implements AutoCloseable {
         models.addObserver(new ModelChangeRecorder(journal, bus));
         models.addObserver(new FallbackObserver(fallback.boundary()));
         this.compactor = new Compactor(new Summarizer(calls::complete));
-        this.control = new RunControl(bus::publish, context.scheduler());
+        this.control = new RunControl(bus::publish, context.scheduler(),
+                aborted -> bus.publish(new AgentEvent.AgentSettled(aborted)));
         this.recovery = new Recovery(control, bus, conversation, queues, journal, compactor,
                 new RecoveryFacts(settings, models, context.auth(), this::sessionId, fallback.onRunEnd()), fallback,
                 token -> runThread.execute(() -> execute(List.of(), token)));
@@ -186,7 +187,7 @@ public final class AgentSession implements AutoCloseable {
             Optional<String> problem = calls.credentialProblem();
             if (problem.isPresent()) {
                 // Reported while returning to idle, so the session is idle once a client sees the failure.
-                control.finish(() -> done.completeExceptionally(new PromptFailedException(problem.get())));
+                control.finishUnstarted(() -> done.completeExceptionally(new PromptFailedException(problem.get())));
                 return;
             }
             onAccepted.run();

@@ -43,10 +43,19 @@ final class RunControl {
     private boolean retrySuppressed;
     /** Aborts waiting for idle; completed after {@code idle}, whose dependents include the prompt's end. */
     private final List<CompletableFuture<Void>> abortWaiters = new ArrayList<>();
+    /** Told once per logical run that it is over, with whether an abort ended it (pi's agent_settled). */
+    private final Consumer<Boolean> settled;
+    /** {@link #abort()} was asked during the current logical run. */
+    private boolean abortRequested;
 
     RunControl(Consumer<AgentEvent> emit, Scheduler scheduler) {
+        this(emit, scheduler, aborted -> { });
+    }
+
+    RunControl(Consumer<AgentEvent> emit, Scheduler scheduler, Consumer<Boolean> settled) {
         this.chain = new RetryChain(emit);
         this.scheduler = scheduler;
+        this.settled = settled;
     }
 
     /**
@@ -64,6 +73,7 @@ final class RunControl {
             idle = new CompletableFuture<>();
             token = new CancellationToken();
             retrySuppressed = false;
+            abortRequested = false;
             return new Start(token, idle);
         }
     }
@@ -171,6 +181,20 @@ final class RunControl {
     }
 
     /**
+     * Like {@link #finish(Runnable)} for a run that never started (its preflight failed): the
+     * session returns to idle without settling, as pi answers such a prompt with an error only.
+     */
+    void finishUnstarted(Runnable lastEvents) {
+        synchronized (lock) {
+            try {
+                lastEvents.run();
+            } finally {
+                goIdle(false);
+            }
+        }
+    }
+
+    /**
      * Runs {@code beforeSleep} (e.g. dropping the failed reply), announces retry attempt
      * {@code attempt}, sleeps {@code delayMs} on the scheduler, then runs {@code onWake}. The sleep
      * starts right after the announcement, so it ends {@code delayMs} after the client saw
@@ -238,6 +262,9 @@ final class RunControl {
      * scheduler if the run does not stop.
      */
     CompletableFuture<Void> abort() {
+        synchronized (lock) {
+            abortRequested |= phase != Phase.IDLE; // before abortRetry, which may end the run at once
+        }
         abortRetry();
         CancellationToken running;
         CompletableFuture<Void> answered = new CompletableFuture<>();
@@ -268,12 +295,31 @@ final class RunControl {
     }
 
     private void goIdle() {
+        goIdle(true);
+    }
+
+    /**
+     * Every return to idle passes here, so a run settles exactly once: after its last events (the
+     * callers run them first, under this lock) and before the prompt's end and abort's answer.
+     */
+    private void goIdle(boolean settle) {
+        boolean aborted = abortRequested;
         phase = Phase.IDLE;
         token = null;
         pendingRetry = null;
         retrySuppressed = false;
-        idle.complete(null);
-        abortWaiters.forEach(waiter -> waiter.complete(null));
+        abortRequested = false;
+        // Taken first: a listener of the settled event may start the next run (on this thread).
+        CompletableFuture<Void> ended = idle;
+        List<CompletableFuture<Void>> waiters = List.copyOf(abortWaiters);
         abortWaiters.clear();
+        try {
+            if (settle) {
+                settled.accept(aborted);
+            }
+        } finally {
+            ended.complete(null);
+            waiters.forEach(waiter -> waiter.complete(null));
+        }
     }
 }

@@ -141,8 +141,8 @@ class JsonRpcProtocolIT {
         DaemonProcess rpc = start("rpc", PLAIN_ANSWER);
         jsonrpc.send(request("p1", "prompt", "{\"message\":\"hi\"}"));
         rpc.send(DaemonProcess.command("prompt", "p1", "message", "hi"));
-        awaitEvent(jsonrpc, "agent_end");
-        rpc.awaitNth("agent_end", 1);
+        awaitEvent(jsonrpc, "agent_settled"); // pi 1.6: the run's last event
+        rpc.awaitNth("agent_settled", 1);
 
         // Consecutive updates merge when a daemon's writer is behind (issue 18), so runs of them count once.
         List<String> expected = rpc.types().stream().filter(type -> !type.equals("response")).toList();
@@ -153,7 +153,8 @@ class JsonRpcProtocolIT {
         int start = records.indexOf(records.stream().filter(node -> "agent_start".equals(
                 node.path("params").path("type").asText())).findFirst().orElseThrow());
         assertTrue(accepted < start, "the prompt's result precedes its run");
-        assertTrue(reply(jsonrpc, "p1").get("result").isNull());
+        // pi 1.6: the result is the response's data, {"disposition":"started"} (null before agentd spoke 1.6)
+        assertEquals("started", reply(jsonrpc, "p1").get("result").path("disposition").asText());
 
         jsonrpc.send(request("t", "get_last_assistant_text", null));
         assertEquals("Hello from the faux model, streamed in pieces.",

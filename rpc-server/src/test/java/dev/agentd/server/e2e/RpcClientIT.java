@@ -94,13 +94,29 @@ class RpcClientIT {
         client.fauxEnqueue(null, List.of(FauxStep.text("The whole answer.")));
         List<AgentEvent> events = client.promptAndWait("hi", RUN).events();
         assertTrue(events.get(0) instanceof AgentEvent.AgentStart, events.toString());
-        AgentEvent last = events.get(events.size() - 1);
+        AgentEvent last = events.get(events.size() - 2); // pi 1.6: the run's agent_settled follows it
         assertTrue(last instanceof AgentEvent.AgentEnd end && Boolean.FALSE.equals(end.willRetry()));
+        assertEquals(new AgentEvent.AgentSettled(false), events.get(events.size() - 1));
         assertEquals("The whole answer.", client.getLastAssistantText().orElseThrow());
         SessionState state = client.getState();
         assertFalse(state.isStreaming());
         assertEquals(2, state.messageCount());
         assertEquals("faux-1", state.model().id());
+    }
+
+    /** pi 1.6: the prompt's answer says what became of it, and waits end on the run's agent_settled. */
+    @Test
+    void thePromptsDispositionIsReturnedAndWaitsEndOnAgentSettled() {
+        client.fauxEnqueue(null, List.of(FauxStep.text("first"), FauxStep.text("second")));
+        List<AgentEvent> seen = Collections.synchronizedList(new ArrayList<>());
+        client.addListener(seen::add);
+        assertEquals("started", client.prompt("hi"));
+        client.waitForIdle(RUN);
+        assertEquals(new AgentEvent.AgentSettled(false), seen.get(seen.size() - 1), seen.toString());
+        PromptResult result = client.promptAndWait("again", RUN);
+        assertEquals("started", result.disposition());
+        assertFalse(result.aborted());
+        assertEquals("queued", client.followUp("nothing runs: queued for the next prompt"));
     }
 
     @Test
@@ -125,7 +141,8 @@ class RpcClientIT {
         List<AgentEvent> events = result.events();
         List<String> types = events.stream().map(AgentEvent::type).toList();
         assertTrue(types.contains("auto_retry_start"), types.toString());
-        assertEquals("agent_end", types.get(types.size() - 1));
+        assertEquals("agent_end", types.get(types.size() - 2));
+        assertEquals("agent_settled", types.get(types.size() - 1), "pi 1.6: the wait ends on the run's settling");
         assertEquals(2, types.stream().filter("agent_end"::equals).count(), "both runs are in the result");
         AgentEvent.AutoRetryEnd end = events.stream().filter(AgentEvent.AutoRetryEnd.class::isInstance)
                 .map(AgentEvent.AutoRetryEnd.class::cast).findFirst().orElseThrow();
@@ -151,8 +168,9 @@ class RpcClientIT {
         });
         PromptResult result = client.promptAndWait("hi", RUN);
         List<AgentEvent> events = result.events();
-        AgentEvent last = events.get(events.size() - 1);
+        AgentEvent last = events.get(events.size() - 2);
         assertEquals(new AgentEvent.AutoRetryEnd(false, 1, "Retry cancelled"), last);
+        assertEquals(new AgentEvent.AgentSettled(false), events.get(events.size() - 1), "abort_retry is not an abort");
         assertFalse(result.succeeded());
         assertEquals(Optional.of("Retry cancelled"), result.error());
         assertTrue(client.isIdle());

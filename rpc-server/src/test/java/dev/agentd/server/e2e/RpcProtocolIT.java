@@ -223,4 +223,32 @@ class RpcProtocolIT {
         assertTrue(daemon.stderr().contains("--no-such-flag"));
         assertEquals(List.of(), daemon.rawLines(), "nothing on stdout");
     }
+
+    /** pi 1.6's lifecycle signals: the answers' disposition, and one agent_settled per logical run, last. */
+    @Test
+    void answersCarryTheirDispositionAndEachRunSettlesOnceAfterItsLastAgentEnd() throws IOException {
+        start("[{\"text\":\"one two three four five six\",\"chunkDelayMs\":150},{\"text\":\"to the steer\"},"
+                + "{\"text\":\"to the follow-up\"},{\"text\":\"" + "word ".repeat(200) + "\",\"chunkDelayMs\":50}]");
+        JsonNode started = daemon.request(command("prompt", "p1", "message", "start"));
+        assertEquals("started", started.path("data").path("disposition").asText(), started.toString());
+        daemon.await(node -> "text_delta".equals(node.path("assistantMessageEvent").path("type").asText()));
+        JsonNode queued = daemon.request(command("prompt", "p2", "message", "later", "streamingBehavior", "followUp"));
+        assertEquals("queued", queued.path("data").path("disposition").asText(), queued.toString());
+        JsonNode steer = daemon.request(command("steer", "s1", "message", "hurry"));
+        assertEquals("queued", steer.path("data").path("disposition").asText(), steer.toString());
+        JsonNode settled = daemon.awaitNth("agent_settled", 1);
+        assertFalse(settled.path("aborted").asBoolean(), settled.toString());
+        List<String> types = daemon.types();
+        assertEquals(types.lastIndexOf("agent_end") + 1, types.indexOf("agent_settled"), types.toString());
+
+        daemon.send(command("prompt", "p3", "message", "go"));
+        daemon.await(node -> "text_delta".equals(node.path("assistantMessageEvent").path("type").asText())
+                && daemon.types().stream().filter("agent_start"::equals).count() == 2);
+        assertTrue(daemon.request(command("abort", "a1")).path("success").asBoolean());
+        assertTrue(daemon.awaitNth("agent_settled", 2).path("aborted").asBoolean());
+        types = daemon.types();
+        assertEquals(2, types.stream().filter("agent_settled"::equals).count(), types.toString());
+        assertTrue(types.lastIndexOf("agent_settled") < types.lastIndexOf("response"),
+                "settled precedes abort's answer: " + types);
+    }
 }

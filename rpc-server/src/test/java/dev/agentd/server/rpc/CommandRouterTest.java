@@ -64,7 +64,9 @@ class CommandRouterTest {
                 responses.add(response);
             });
             await().until(() -> order.contains("agent_end"));
-            assertEquals(Response.ok("p1", "prompt", null), order.get(0), order.toString());
+            // pi 1.6: the answer carries the disposition (was data-less before agentd spoke 1.6)
+            assertEquals(Response.ok("p1", "prompt", Json.mapper().createObjectNode().put("disposition", "started")),
+                    order.get(0), order.toString());
             assertEquals("agent_start", order.get(1));
             assertEquals(1, responses.size(), responses.toString());
         }

@@ -72,7 +72,9 @@ class AgentRunTest {
             List<String> types = harness.types();
             assertEquals(List.of("agent_start", "turn_start", "message_start", "message_end", "message_start",
                     "message_update"), types.subList(0, 6));
-            assertEquals(List.of("message_end", "turn_end", "agent_end"), types.subList(types.size() - 3, types.size()));
+            // pi 1.6: agent_settled follows the run's last agent_end
+            assertEquals(List.of("message_end", "turn_end", "agent_end", "agent_settled"),
+                    types.subList(types.size() - 4, types.size()));
             List<AgentEvent.MessageUpdate> updates = harness.events(AgentEvent.MessageUpdate.class);
             assertEquals("text_start", updates.get(0).assistantMessageEvent().type());
             assertEquals("text_end", updates.get(updates.size() - 1).assistantMessageEvent().type());
@@ -250,8 +252,8 @@ class AgentRunTest {
             AgentMessage.Assistant reply = (AgentMessage.Assistant) last.message();
             assertEquals(StopReason.ABORTED, reply.stopReason());
             assertEquals("Request was aborted", reply.errorMessage());
-            assertEquals(List.of("turn_end", "agent_end"), harness.types().subList(harness.types().size() - 2,
-                    harness.types().size()));
+            assertEquals(List.of("turn_end", "agent_end", "agent_settled"),
+                    harness.types().subList(harness.types().size() - 3, harness.types().size()));
             assertEquals(List.of(), harness.events(AgentEvent.AutoRetryStart.class));
         }
     }

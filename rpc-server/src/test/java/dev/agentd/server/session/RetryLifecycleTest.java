@@ -129,8 +129,9 @@ class RetryLifecycleTest {
                 harness.events(AgentEvent.AutoRetryEnd.class));
         assertEquals(4, harness.faux.requestCount());
         List<String> types = harness.types();
-        assertEquals("agent_end", types.get(types.size() - 2));
-        assertEquals("auto_retry_end", types.get(types.size() - 1));
+        assertEquals("agent_end", types.get(types.size() - 3));
+        assertEquals("auto_retry_end", types.get(types.size() - 2));
+        assertEquals("agent_settled", types.get(types.size() - 1), "pi 1.6: the run settles last");
         assertFalse(harness.session.state().isRetrying());
     }
 
