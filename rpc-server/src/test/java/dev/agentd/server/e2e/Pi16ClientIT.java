@@ -102,6 +102,6 @@ class Pi16ClientIT {
         String path = node.getParent() + java.io.File.pathSeparator + System.getenv().getOrDefault("PATH", "");
         ExternalTools.Result run = ExternalTools.run(command, work, Map.of("AGENTD_DIR", agent.toString(),
                 "AGENTD_JAR", DaemonProcess.jar().toString(), "AGENTD_FAUX_CHUNK_DELAY_MS", "1", "PATH", path), 180);
-        NodeDrivers.assertAllChecksPassed(run, 20);
+        NodeDrivers.assertAllChecksPassed(run, 19);
     }
 }
