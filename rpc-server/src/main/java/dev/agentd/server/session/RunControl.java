@@ -48,10 +48,6 @@ final class RunControl {
     /** {@link #abort()} was asked during the current logical run. */
     private boolean abortRequested;
 
-    RunControl(Consumer<AgentEvent> emit, Scheduler scheduler) {
-        this(emit, scheduler, aborted -> { });
-    }
-
     RunControl(Consumer<AgentEvent> emit, Scheduler scheduler, Consumer<Boolean> settled) {
         this.chain = new RetryChain(emit);
         this.scheduler = scheduler;

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 class RunControlTableTest {
     private final FakeScheduler scheduler = new FakeScheduler();
     private final List<AgentEvent> events = new ArrayList<>();
-    private final RunControl control = new RunControl(events::add, scheduler);
+    private final RunControl control = new RunControl(events::add, scheduler, aborted -> { });
     private final AtomicInteger wakes = new AtomicInteger();
     private CancellationToken token;
     private CompletableFuture<Void> end;

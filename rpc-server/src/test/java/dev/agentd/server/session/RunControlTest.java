@@ -36,7 +36,7 @@ class RunControlTest {
 
     @Test
     void aRetryTimerThatFiresBeforeScheduleReturnsStillWakesTheRetry() {
-        RunControl control = new RunControl(event -> { }, new EagerScheduler());
+        RunControl control = new RunControl(event -> { }, new EagerScheduler(), aborted -> { });
         RunControl.Start start = control.startOrElse(() -> { });
         AtomicBoolean woke = new AtomicBoolean();
 
