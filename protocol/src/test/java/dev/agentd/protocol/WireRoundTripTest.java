@@ -396,6 +396,21 @@ class WireRoundTripTest {
     }
 
     @Test
+    void messageUpdateCarriesTheCumulativeUsageAtTopLevelAsPiOneDoes() throws Exception {
+        Usage usage = new Usage(100, 1, 0, 0, 101, Usage.Cost.ZERO);
+        AgentEvent.MessageUpdate update = new AgentEvent.MessageUpdate(null,
+                new AssistantMessageEvent("text_delta", 0, "Hello ", null, null, null), usage);
+        String json = MAPPER.writeValueAsString(update);
+        assertTrue(json.startsWith("{\"type\":\"message_update\",\"usage\":{\"input\":100,\"output\":1,"), json);
+        assertTrue(json.endsWith(",\"assistantMessageEvent\":"
+                + "{\"type\":\"text_delta\",\"contentIndex\":0,\"delta\":\"Hello \"}}"), json);
+        JsonNode tree = MAPPER.readTree(json);
+        assertEquals(101, tree.get("usage").get("totalTokens").asLong());
+        assertFalse(tree.has("message"), "the delta form carries no partial");
+        assertEquals(update, MAPPER.readValue(json, AgentEvent.class));
+    }
+
+    @Test
     void messageUpdateSerializesThePartialOnce() throws Exception {
         // A content block whose serialization is counted: the shared partial must be serialized once.
         int[] calls = {0};

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.json.WireType;
 import dev.agentd.protocol.json.WireTypes;
 import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.message.Usage;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import java.util.List;
@@ -65,10 +66,22 @@ public sealed interface AgentEvent {
     @WireType("message_start")
     record MessageStart(AgentMessage message) implements AgentEvent {}
 
-    /** Serialized with the partial message written once and copied into both places. */
+    /**
+     * One content change of a streaming reply. {@code message} is the partial message, present only
+     * in {@code full} update mode (pi 0.73's form), where the serializer writes it once and copies it
+     * into both places; without it the update is pi 1.x's delta form, which carries the reply's
+     * cumulative {@code usage} so far at top level instead.
+     */
     @WireType("message_update")
     @JsonSerialize(using = MessageUpdateSerializer.class)
-    record MessageUpdate(AgentMessage message, AssistantMessageEvent assistantMessageEvent) implements AgentEvent {}
+    record MessageUpdate(AgentMessage message, AssistantMessageEvent assistantMessageEvent, Usage usage)
+            implements AgentEvent {
+
+        /** An update without a usage of its own (the full form, or a test's delta). */
+        public MessageUpdate(AgentMessage message, AssistantMessageEvent assistantMessageEvent) {
+            this(message, assistantMessageEvent, null);
+        }
+    }
 
     @WireType("message_end")
     record MessageEnd(AgentMessage message) implements AgentEvent {}

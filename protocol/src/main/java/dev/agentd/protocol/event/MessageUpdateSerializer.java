@@ -7,10 +7,11 @@ import dev.agentd.protocol.json.Json;
 import java.io.IOException;
 
 /**
- * Writes a {@code message_update}. In full update mode pi repeats the partial message twice
- * ({@code message} and {@code assistantMessageEvent.partial}); the partial is serialized once here,
- * to UTF-8, and those bytes are copied into both places, so a reply costs one serialization per
- * delta, not two (and no second encoding).
+ * Writes a {@code message_update}: {@code type}, {@code usage} and {@code message} when present, then
+ * the change. The full form (pi 0.73's) repeats the partial message twice ({@code message} and
+ * {@code assistantMessageEvent.partial}); it is serialized once here, to UTF-8, and those bytes are
+ * copied into both places, so a reply costs one serialization per delta, not two (and no second
+ * encoding).
  */
 final class MessageUpdateSerializer extends StdSerializer<AgentEvent.MessageUpdate> {
     MessageUpdateSerializer() {
@@ -25,6 +26,10 @@ final class MessageUpdateSerializer extends StdSerializer<AgentEvent.MessageUpda
         AssistantMessageEvent event = update.assistantMessageEvent();
         gen.writeStartObject();
         gen.writeStringField("type", update.type());
+        if (update.usage() != null) {
+            gen.writeFieldName("usage");
+            provider.defaultSerializeValue(update.usage(), gen);
+        }
         if (partialJson != null) {
             gen.writeFieldName("message");
             gen.writeRawValue(partialJson);

@@ -6,6 +6,7 @@ import dev.agentd.protocol.event.AssistantMessageEvent;
 import dev.agentd.protocol.event.ToolOutput;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.ContentBlock;
+import dev.agentd.protocol.message.Usage;
 import dev.agentd.server.ai.StreamListener;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.tools.Tool;
@@ -158,8 +159,9 @@ public final class AgentLoop {
             }
 
             @Override
-            public void onEvent(AssistantMessageEvent event) {
-                emit.accept(new AgentEvent.MessageUpdate(event.partial(), event));
+            public void onEvent(AssistantMessageEvent event, Usage usage) {
+                // pi 1.x's delta form carries the usage at top level; pi 0.73's full form, in its partial
+                emit.accept(new AgentEvent.MessageUpdate(event.partial(), event, partials ? null : usage));
             }
         };
         AgentMessage.Assistant reply = streamer.stream(conversation.snapshot(), listener, cancel);

@@ -171,7 +171,7 @@ public final class AssistantMessageBuilder {
         if (block.kind == Kind.TOOL_CALL) {
             // pi 1.x names the call on its start, so a client can show it before any argument arrives.
             listener.onEvent(new AssistantMessageEvent(eventType, index, null, null, null, partialOrNull(),
-                    block.id, block.name));
+                    block.id, block.name), usage);
         } else {
             emit(eventType, index, null, null, null);
         }
@@ -234,7 +234,7 @@ public final class AssistantMessageBuilder {
     }
 
     private void emit(String type, int index, String delta, String content, ContentBlock.ToolCall toolCall) {
-        listener.onEvent(new AssistantMessageEvent(type, index, delta, content, toolCall, partialOrNull()));
+        listener.onEvent(new AssistantMessageEvent(type, index, delta, content, toolCall, partialOrNull()), usage);
     }
 
     private AgentMessage.Assistant partialOrNull() {

@@ -2,6 +2,7 @@ package dev.agentd.server.ai;
 
 import dev.agentd.protocol.event.AssistantMessageEvent;
 import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.message.Usage;
 
 /** Receives the progress of one streamed reply. Called on the streaming thread, in order. */
 public interface StreamListener {
@@ -15,8 +16,11 @@ public interface StreamListener {
     /** The reply has started (the provider's "start"); {@code partial} is empty. */
     void onStart(AgentMessage.Assistant partial);
 
-    /** A content change: text/thinking/toolcall start, delta or end. */
-    void onEvent(AssistantMessageEvent event);
+    /**
+     * A content change: text/thinking/toolcall start, delta or end; {@code usage} is the reply's
+     * latest cumulative usage as the provider reported it so far (zero until it reports any).
+     */
+    void onEvent(AssistantMessageEvent event, Usage usage);
 
     /** A listener that ignores everything (summaries, probes). */
     StreamListener NONE = new StreamListener() {
@@ -29,6 +33,6 @@ public interface StreamListener {
         public void onStart(AgentMessage.Assistant partial) {}
 
         @Override
-        public void onEvent(AssistantMessageEvent event) {}
+        public void onEvent(AssistantMessageEvent event, Usage usage) {}
     };
 }

@@ -47,7 +47,7 @@ public record CliOptions(
               --tools a,b,...        enabled tools (default read,write,edit,bash)
               --no-model-fallback    disable model fallback chains for this run
               --faux-script FILE     scripted replies for the embedded faux model
-              --updates full|delta   message_update payloads (default full, pi-compatible)
+              --updates delta|full   message_update form: delta (default, as pi 1.x) or full (pi 0.73)
               --verbose              log each provider request and each retry, compaction and
                                      fallback decision on stderr (same as AGENTD_LOG=debug)
               --version              print the version and exit
@@ -87,7 +87,7 @@ public record CliOptions(
         List<String> tools = null;
         boolean noFallback = false;
         Path fauxScript = null;
-        UpdateMode updates = UpdateMode.FULL;
+        UpdateMode updates = UpdateMode.DELTA;
         boolean verbose = false;
         boolean version = false;
         boolean help = false;

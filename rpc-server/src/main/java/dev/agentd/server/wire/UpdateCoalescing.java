@@ -47,7 +47,7 @@ final class UpdateCoalescing {
     static Object withDelta(Object laterRecord, AgentEvent.MessageUpdate later, String delta) {
         AssistantMessageEvent b = later.assistantMessageEvent();
         AgentEvent.MessageUpdate merged = new AgentEvent.MessageUpdate(later.message(),
-                new AssistantMessageEvent(b.type(), b.contentIndex(), delta, null, null, b.partial()));
+                new AssistantMessageEvent(b.type(), b.contentIndex(), delta, null, null, b.partial()), later.usage());
         return laterRecord instanceof JsonRpcNotification ? JsonRpcNotification.event(merged) : merged;
     }
 }

@@ -11,6 +11,7 @@ import dev.agentd.protocol.event.AssistantMessageEvent;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.StopReason;
+import dev.agentd.protocol.message.Usage;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.server.testing.http.RecordingListener;
 import java.util.List;
@@ -50,6 +51,25 @@ class AssistantMessageBuilderPiOneTest {
             assertFalse(textStart.has("id") || textStart.has("toolName"), "absent on other events");
             assertEquals("call_7", start.withoutPartial().id(), "delta mode keeps the names");
         }
+    }
+
+    @Test
+    void everyEventCarriesTheLatestCumulativeUsageTheProviderReported() {
+        RecordingListener listener = new RecordingListener(false);
+        AssistantMessageBuilder reply = new AssistantMessageBuilder(MODEL, 1L, listener);
+        int text = reply.startText();
+        Usage opening = new Usage(100, 1, 0, 0, 101, Usage.Cost.ZERO);
+        reply.usage(opening);
+        reply.textDelta(text, "Hello ");
+        Usage later = new Usage(100, 7, 0, 0, 107, Usage.Cost.ZERO);
+        reply.usage(later);
+        reply.textDelta(text, "world");
+        reply.finish(StopReason.STOP);
+
+        assertEquals(List.of("text_start", "text_delta", "text_delta", "text_end"),
+                listener.events().stream().map(AssistantMessageEvent::type).toList());
+        assertEquals(List.of(Usage.ZERO, opening, later, later), listener.usages(),
+                "zero until the provider reports, then its latest figures");
     }
 
     @Test

@@ -35,4 +35,10 @@ class CliOptionsTest {
         assertThrows(CliOptions.UsageException.class, () -> CliOptions.parse("--updates", "sometimes"));
         assertThrows(CliOptions.UsageException.class, () -> CliOptions.parse("--session", "a", "--continue"));
     }
+
+    @Test
+    void updatesAreDeltaOnlyByDefaultAsInPiOneAndFullOnRequest() throws Exception {
+        assertEquals(UpdateMode.DELTA, CliOptions.parse("--mode", "rpc").updates());
+        assertEquals(UpdateMode.FULL, CliOptions.parse("--updates", "full").updates());
+    }
 }

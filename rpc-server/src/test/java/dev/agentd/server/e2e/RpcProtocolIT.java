@@ -73,6 +73,14 @@ class RpcProtocolIT {
         assertEquals(List.of("agent_start", "turn_start", "message_start", "message_end", "message_start"),
                 run.subList(0, 5));
         assertTrue(run.subList(5, run.size() - 3).stream().allMatch("message_update"::equals));
+        // pi 1.x's delta form by default: the change and the cumulative usage, no partial message
+        List<JsonNode> updates = daemon.records().stream()
+                .filter(node -> "message_update".equals(node.path("type").asText())).toList();
+        assertFalse(updates.isEmpty());
+        updates.forEach(update -> {
+            assertTrue(update.path("usage").has("totalTokens"), update.toString());
+            assertFalse(update.has("message") || update.path("assistantMessageEvent").has("partial"), update.toString());
+        });
         assertEquals(List.of("message_end", "turn_end", "agent_end"), run.subList(run.size() - 3, run.size()));
         assertTrue(daemon.types().indexOf("response") < daemon.types().indexOf("agent_start"),
                 "the prompt's response precedes its run");

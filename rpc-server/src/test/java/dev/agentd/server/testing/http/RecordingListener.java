@@ -2,6 +2,7 @@ package dev.agentd.server.testing.http;
 
 import dev.agentd.protocol.event.AssistantMessageEvent;
 import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.message.Usage;
 import dev.agentd.server.ai.StreamListener;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -11,6 +12,7 @@ import java.util.List;
 public final class RecordingListener implements StreamListener {
     private final boolean partials;
     private final List<AssistantMessageEvent> events = Collections.synchronizedList(new ArrayList<>());
+    private final List<Usage> usages = new ArrayList<>();
     private volatile int starts;
 
     public RecordingListener() {
@@ -32,8 +34,18 @@ public final class RecordingListener implements StreamListener {
     }
 
     @Override
-    public void onEvent(AssistantMessageEvent event) {
-        events.add(event);
+    public void onEvent(AssistantMessageEvent event, Usage usage) {
+        synchronized (events) {
+            events.add(event);
+            usages.add(usage);
+        }
+    }
+
+    /** The usage each event came with, in event order. */
+    public List<Usage> usages() {
+        synchronized (events) {
+            return List.copyOf(usages);
+        }
     }
 
     public int starts() {
