@@ -265,6 +265,11 @@ public interface RpcCommands {
         return request(new Command.FauxEnqueue(model, steps), Results.FauxQueued.class);
     }
 
+    /**
+     * The form of the {@code message_update}s that follow: {@link UpdateMode#DELTA} (the daemon's
+     * default, pi 1.x's: the change and the cumulative {@code usage}) or
+     * {@link UpdateMode#FULL} (pi 0.73's: the partial message as well).
+     */
     default Results.EventOptions setEventOptions(UpdateMode updates) {
         return request(new Command.SetEventOptions(updates), Results.EventOptions.class);
     }
