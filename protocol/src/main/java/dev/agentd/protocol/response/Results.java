@@ -68,7 +68,9 @@ public final class Results {
     public record ExportHtml(String path) {}
 
     /** {@code get_retry_settings}, {@code set_retry_settings}. */
-    public record RetrySettings(boolean enabled, int maxRetries, long baseDelayMs, long maxRetryDelayMs) {}
+    /** {@code maxAgentDelayMs} (pi 1.x): the cap on a backoff, read from settings.json. */
+    public record RetrySettings(boolean enabled, int maxRetries, long baseDelayMs, long maxRetryDelayMs,
+            long maxAgentDelayMs) {}
 
     /** {@code clear_queue}: the texts removed from each queue. */
     public record ClearedQueues(List<String> steering, List<String> followUp) {}

@@ -17,8 +17,8 @@ final class SettingsKeys {
     static final Set<String> TOP = Set.of("retry", "compaction", "steeringMode", "followUpMode", "defaultProvider",
             "defaultModel", "defaultThinkingLevel", "fallback", "state", "acp", "trust");
     static final Map<String, Set<String>> GROUPS = Map.of(
-            "retry", Set.of("enabled", "maxRetries", "baseDelayMs", "maxRetryDelayMs", "provider", "fallbackChains",
-                    "fallbackRevertPolicy", "hintedWaitCapMs", "modelFallback", "probeBackMaxMs"),
+            "retry", Set.of("enabled", "maxRetries", "baseDelayMs", "maxRetryDelayMs", "maxAgentDelayMs", "provider",
+                    "fallbackChains", "fallbackRevertPolicy", "hintedWaitCapMs", "modelFallback", "probeBackMaxMs"),
             "retry.provider", Set.of("connectTimeoutMs", "streamStartTimeoutMs", "streamFirstEventTimeoutMs",
                     "streamIdleTimeoutMs", "maxReplyBytes"),
             "compaction", Set.of("enabled", "reserveTokens", "keepRecentTokens"),

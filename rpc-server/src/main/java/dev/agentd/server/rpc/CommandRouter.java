@@ -189,7 +189,7 @@ public final class CommandRouter {
     private Results.RetrySettings retrySettings() {
         var config = session.settings().retry();
         return new Results.RetrySettings(config.enabled(), config.maxRetries(), config.baseDelayMs(),
-                config.maxRetryDelayMs());
+                config.maxRetryDelayMs(), config.maxAgentDelayMs());
     }
 
     @SuppressWarnings("unchecked")

@@ -152,6 +152,20 @@ class RecoveryPolicyTest {
     @ParameterizedTest(name = "base {0} max {1} attempt {2} -> {3}")
     @MethodSource("backoffs")
     void backoffIsCappedAtTheMaximumAndNeverOverflows(long base, long max, int attempt, long expected) {
-        assertEquals(expected, new RetryConfig(true, 100, base, max).backoffMs(attempt));
+        assertEquals(expected, new RetryConfig(true, 100, base, max, max).backoffMs(attempt));
+    }
+
+    @Test
+    void maxAgentDelayMsCapsTheBackoffAsInPiOneAndIsReadFromSettings() {
+        // pi 1.x: the backoff stops growing at retry.maxAgentDelayMs, even when hints may be longer
+        RetryConfig config = new RetryConfig(true, 10, 2000, 300_000, 5_000);
+        assertEquals(List.of(2000L, 4000L, 5000L, 5000L),
+                List.of(config.backoffMs(1), config.backoffMs(2), config.backoffMs(3), config.backoffMs(4)));
+        assertEquals(60_000, RetryConfig.DEFAULTS.maxAgentDelayMs(), "pi's default");
+        assertEquals(60_000, new RetryConfig(true, 10, 2000, 300_000).backoffMs(10));
+
+        dev.agentd.server.config.SettingsStore store = dev.agentd.server.config.SettingsStore.inMemory();
+        store.setForProcess("retry.maxAgentDelayMs", com.fasterxml.jackson.databind.node.LongNode.valueOf(7_000));
+        assertEquals(7_000, RetryConfig.from(store.current()).maxAgentDelayMs());
     }
 }
