@@ -133,6 +133,22 @@ public sealed interface AgentEvent {
     record CompactionEnd(String reason, CompactionResult result, boolean aborted, boolean willRetry,
             String errorMessage) implements AgentEvent {}
 
+    /**
+     * pi 1.6: a summary request (compaction's; a branch summary's in pi) failed transiently and is
+     * sent again after {@code delayMs}; {@code attempt} is 1-based, {@code maxAttempts} retry.maxRetries.
+     */
+    @WireType("summarization_retry_scheduled")
+    record SummarizationRetryScheduled(int attempt, int maxAttempts, long delayMs, String errorMessage)
+            implements AgentEvent {}
+
+    /** pi 1.6: the retried summary request starts; {@code source} "compaction" with its {@code reason}. */
+    @WireType("summarization_retry_attempt_start")
+    record SummarizationRetryAttemptStart(String source, String reason) implements AgentEvent {}
+
+    /** pi 1.6: the summary's retries are over (it succeeded, failed for good, or was aborted). */
+    @WireType("summarization_retry_finished")
+    record SummarizationRetryFinished() implements AgentEvent {}
+
     /** The texts now pending in each queue; sent whenever either changes (queued, delivered, cleared). */
     @WireType("queue_update")
     record QueueUpdate(List<String> steering, List<String> followUp) implements AgentEvent {}

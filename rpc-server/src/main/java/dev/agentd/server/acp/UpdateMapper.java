@@ -32,6 +32,8 @@ public final class UpdateMapper {
             AgentEvent.AgentStart.class, AgentEvent.AgentEnd.class, AgentEvent.TurnStart.class,
             AgentEvent.TurnEnd.class, AgentEvent.MessageStart.class, AgentEvent.AutoRetryEnd.class,
             AgentEvent.CompactionStart.class,
+            AgentEvent.SummarizationRetryScheduled.class, AgentEvent.SummarizationRetryAttemptStart.class,
+            AgentEvent.SummarizationRetryFinished.class, // inside a compaction, which has no counterpart either
             AgentEvent.CompactionEnd.class, AgentEvent.QueueUpdate.class, AgentEvent.RetryFallbackSucceeded.class,
             AgentEvent.RetryFallbackReverted.class, AgentEvent.RetryFallbackExhausted.class,
             AgentEvent.RetryProbeScheduled.class, AgentEvent.RetryProbeResult.class,

@@ -35,6 +35,15 @@ public final class TokenEstimate {
         return total;
     }
 
+    /** The sum of the per-message estimates, usage ignored: pi 1.6's {@code estimatedTokensAfter}. */
+    public static long messagesTokens(List<AgentMessage> messages) {
+        long total = 0;
+        for (AgentMessage message : messages) {
+            total += of(message);
+        }
+        return total;
+    }
+
     private static long tokens(Usage usage) {
         long sum = usage.input() + usage.output() + usage.cacheRead() + usage.cacheWrite();
         return usage.totalTokens() > 0 ? usage.totalTokens() : sum;

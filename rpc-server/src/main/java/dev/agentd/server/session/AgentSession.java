@@ -17,7 +17,6 @@ import dev.agentd.server.agent.MessageQueues;
 import dev.agentd.server.agent.RunOutcome;
 import dev.agentd.server.ai.ModelChoice;
 import dev.agentd.server.compaction.CompactionException;
-import dev.agentd.server.compaction.Summarizer;
 import dev.agentd.server.fallback.control.FallbackCommands;
 import dev.agentd.server.fallback.control.FallbackServices;
 import dev.agentd.server.fallback.control.FallbackWiring;
@@ -93,7 +92,7 @@ public final class AgentSession implements AutoCloseable {
         // The recorder first: a switch is journalled and announced before fallback reacts to it.
         models.addObserver(new ModelChangeRecorder(journal, bus));
         models.addObserver(new FallbackObserver(fallback.boundary()));
-        this.compactor = new Compactor(new Summarizer(calls::complete));
+        this.compactor = new Compactor(new SummaryRetries(calls, settings, models, context.scheduler(), bus::publish));
         this.control = new RunControl(bus::publish, context.scheduler(),
                 aborted -> bus.publish(new AgentEvent.AgentSettled(aborted)));
         this.recovery = new Recovery(control, bus, conversation, queues, journal, compactor,

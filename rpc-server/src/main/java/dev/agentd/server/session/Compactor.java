@@ -23,15 +23,19 @@ import java.util.List;
  * non-empty session (SPEC §8.2).
  */
 final class Compactor {
-    private final Summarizer summarizer;
+    private final SummaryRetries summaries;
 
-    Compactor(Summarizer summarizer) {
-        this.summarizer = summarizer;
+    Compactor(SummaryRetries summaries) {
+        this.summaries = summaries;
     }
 
-    /** @param summarizeAll when no cut is found, summarize every message (manual compaction) */
-    CompactionResult compact(SessionFile file, CompactionConfig config, String customInstructions,
+    /**
+     * @param reason manual, threshold or overflow: named by a retried summary request's events
+     * @param summarizeAll when no cut is found, summarize every message (manual compaction)
+     */
+    CompactionResult compact(SessionFile file, CompactionConfig config, String reason, String customInstructions,
             boolean summarizeAll, CancellationToken cancel) throws CompactionException {
+        Summarizer summarizer = new Summarizer(summaries.forCompaction(reason));
         List<SessionEntry> branch = file.branch();
         int previous = -1;
         for (int i = branch.size() - 1; i >= 0 && previous < 0; i--) {
@@ -75,6 +79,7 @@ final class Compactor {
         String firstKept = cut < candidates.size() ? candidates.get(cut).id() : null;
         JsonNode details = FileOps.details(summarized, previousDetails);
         file.appendCompaction(summary, firstKept, tokensBefore, details);
-        return new CompactionResult(summary, firstKept, tokensBefore, details);
+        long estimatedAfter = TokenEstimate.messagesTokens(file.buildContext());
+        return new CompactionResult(summary, firstKept, tokensBefore, details, estimatedAfter);
     }
 }

@@ -263,7 +263,7 @@ final class Recovery {
         CompactionResult result;
         compacting = true;
         try {
-            result = compactor.compact(journal.file(), config, null, false, token);
+            result = compactor.compact(journal.file(), config, reason, null, false, token);
         } catch (CompactionException e) {
             boolean aborted = token.isCancelled();
             String error = aborted || (e.nothingToDo() && !overflow) ? null : prefix + e.getMessage();
@@ -299,7 +299,7 @@ final class Recovery {
         bus.publish(new AgentEvent.CompactionStart(MANUAL));
         compacting = true;
         try {
-            CompactionResult result = compactor.compact(journal.file(), config, customInstructions, true,
+            CompactionResult result = compactor.compact(journal.file(), config, MANUAL, customInstructions, true,
                     CancellationToken.none());
             conversation.replaceAll(journal.file().buildContext());
             fallback.compactionApplied(); // a refusal pin holds until a compaction applies

@@ -35,16 +35,16 @@ class CutPointTest {
                 reply("w".repeat(400)));
         assertEquals(2, CutPoint.find(messages, 0, 150), "two messages of 100 tokens each cover 150");
         assertEquals(3, CutPoint.find(messages, 0, 1));
-        assertEquals(2, CutPoint.find(messages, 0, 10_000),
-                "the window holds everything: the cut moves forward to the latest user message");
+        assertEquals(0, CutPoint.find(messages, 0, 10_000),
+                "the window holds everything: the whole history is kept beside the summary (pi)");
     }
 
     @Test
-    void aShortHistoryIsCutAtTheLatestUserMessage() {
+    void aShortHistoryIsKeptWhole() {
         List<AgentMessage> messages = List.of(user("q1"), toolCall(), result("r"), reply("a1"), user("q2"),
                 reply("overflowed"));
-        assertEquals(4, CutPoint.find(messages, 0, 20_000));
-        assertEquals(4, CutPoint.find(messages, 1, 20_000), "after a previous summary too");
+        assertEquals(0, CutPoint.find(messages, 0, 20_000));
+        assertEquals(1, CutPoint.find(messages, 1, 20_000), "after a previous summary too");
     }
 
     @Test
@@ -57,8 +57,10 @@ class CutPointTest {
     void neverStartsTheKeptPartAtAToolResult() {
         List<AgentMessage> messages = List.of(user("q".repeat(400)), toolCall(), result("r".repeat(400)),
                 reply("done"));
-        // the newest ~101 tokens reach back to the tool result; the cut moves back to its call
-        assertEquals(1, CutPoint.find(messages, 0, 101));
+        // the newest ~101 tokens reach back to the tool result; as in pi the cut moves forward to the
+        // next valid start, the reply after it
+        assertEquals(3, CutPoint.find(messages, 0, 101));
+        assertEquals(1, CutPoint.find(messages, 0, 102), "the call itself is a valid start");
     }
 
     @Test

@@ -27,6 +27,9 @@ class CompactionTest {
     private static final String OVERFLOW = "400 {\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\","
             + "\"message\":\"prompt is too long: 213462 tokens > 200000 maximum\"}}";
 
+    private static final String OVERLOADED = "529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\","
+            + "\"message\":\"Overloaded\"}}";
+
     @TempDir
     Path dir;
     SessionHarness harness;
@@ -182,7 +185,7 @@ class CompactionTest {
     }
 
     @Test
-    void anOverflowOnAShortHistoryCompactsEverythingBeforeTheLatestPrompt() throws Exception {
+    void anOverflowOnAShortHistoryKeepsTheWholeHistoryBesideTheSummary() throws Exception {
         harness.settings.set("compaction.keepRecentTokens", IntNode.valueOf(20_000));
         harness.enqueue(FauxStep.text("a1"), overflow(), FauxStep.text("short summary"), FauxStep.text("a2"));
         await().until(harness.session.prompt("q1")::isDone);
@@ -191,7 +194,8 @@ class CompactionTest {
         assertEquals("overflow", end.reason());
         assertTrue(end.willRetry());
         assertEquals("short summary", end.result().summary());
-        assertEquals(List.of("compactionSummary", "user", "assistant"), roles());
+        // as pi: the retried request carried summary, q1, a1, q2 (4 messages); then a2 answered it
+        assertEquals(List.of("compactionSummary", "user", "assistant", "user", "assistant"), roles());
         assertEquals("a2", harness.session.lastAssistantText().orElseThrow());
     }
 
@@ -204,6 +208,67 @@ class CompactionTest {
         assertFalse(end.willRetry());
         assertEquals(null, end.result());
         assertEquals("Context overflow recovery failed: Nothing to compact (session too small)", end.errorMessage());
+    }
+
+    @Test
+    void manualCompactOfTwoShortExchangesKeepsThemBesideTheSummary() throws Exception {
+        harness.settings.set("compaction.keepRecentTokens", IntNode.valueOf(20_000));
+        harness.enqueue(FauxStep.text("reply one"), FauxStep.text("reply two"), FauxStep.text("summary"));
+        await().until(harness.session.prompt("one")::isDone);
+        await().until(harness.session.prompt("two")::isDone);
+        CompactionResult result = harness.session.compact(null).get();
+        assertEquals(List.of("compactionSummary", "user", "assistant", "user", "assistant"), roles());
+        assertEquals("one", ((AgentMessage.User) harness.session.messages().get(1)).text());
+        assertEquals(harness.session.messages(), reload().buildContext(), "the file rebuilds the same context");
+        // "summary" (7 chars) 2 tokens, "one" 1, "reply one" 3, "two" 1, "reply two" 3
+        assertEquals(10, result.estimatedTokensAfter());
+    }
+
+    @Test
+    void aSummaryRequestFailingTransientlyIsRetriedWithItsEvents() throws Exception {
+        harness.enqueue(FauxStep.text("a1"), FauxStep.text("a2"), FauxStep.error(OVERLOADED, 529),
+                FauxStep.text("summary at last"));
+        await().until(harness.session.prompt("q1")::isDone);
+        await().until(harness.session.prompt("q2")::isDone);
+        java.util.concurrent.CompletableFuture<CompactionResult> compact = harness.session.compact(null);
+        await().until(() -> harness.scheduler.pendingDelays().contains(2000L));
+        assertEquals(List.of(new AgentEvent.SummarizationRetryScheduled(1, 3, 2000, OVERLOADED)),
+                harness.events(AgentEvent.SummarizationRetryScheduled.class));
+        assertFalse(compact.isDone(), "waiting on the session's scheduler");
+        harness.scheduler.advance(2000);
+        assertEquals("summary at last", compact.get().summary());
+        List<String> types = harness.types();
+        int scheduled = types.indexOf("summarization_retry_scheduled");
+        assertEquals(List.of("compaction_start", "summarization_retry_scheduled", "summarization_retry_attempt_start",
+                "summarization_retry_finished", "compaction_end"), types.subList(scheduled - 1, scheduled + 4));
+        assertEquals(new AgentEvent.SummarizationRetryAttemptStart("compaction", "manual"),
+                harness.events(AgentEvent.SummarizationRetryAttemptStart.class).get(0));
+    }
+
+    @Test
+    void aSummaryRetryWaitEndsOnAbort() {
+        harness.enqueue(FauxStep.text("a1"), overflow(), FauxStep.error(OVERLOADED, 529));
+        await().until(harness.session.prompt("q1")::isDone);
+        java.util.concurrent.CompletableFuture<Void> prompt = harness.session.prompt("q2");
+        await().until(() -> harness.scheduler.pendingDelays().contains(2000L));
+        harness.session.abort();
+        await().until(prompt::isDone);
+        List<String> types = harness.types();
+        assertEquals(List.of("summarization_retry_scheduled", "summarization_retry_finished", "compaction_end"),
+                types.subList(types.indexOf("summarization_retry_scheduled"), types.indexOf("compaction_end") + 1));
+        AgentEvent.CompactionEnd end = harness.events(AgentEvent.CompactionEnd.class).get(0);
+        assertTrue(end.aborted());
+        assertEquals(List.of(), harness.events(AgentEvent.SummarizationRetryAttemptStart.class));
+        assertEquals(3, harness.faux.requestCount(), "a1, the overflow, one summary request");
+    }
+
+    @Test
+    void aFinalSummaryErrorIsNotRetried() {
+        harness.enqueue(FauxStep.text("a1"), overflow(), FauxStep.error("401 invalid x-api-key", 401));
+        await().until(harness.session.prompt("q1")::isDone);
+        await().until(harness.session.prompt("q2")::isDone);
+        assertEquals(List.of(), harness.events(AgentEvent.SummarizationRetryScheduled.class));
+        assertEquals(List.of(), harness.events(AgentEvent.SummarizationRetryFinished.class));
     }
 
     private SessionFile reload() {
