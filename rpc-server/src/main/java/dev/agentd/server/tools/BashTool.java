@@ -44,12 +44,14 @@ public final class BashTool extends BaseTool {
         Duration timeout = timeoutSeconds == null || timeoutSeconds * 1000 >= BashExecutor.MAX_TIMEOUT.toMillis()
                 ? null : Duration.ofMillis(Math.round(timeoutSeconds * 1000));
         BashExecution run;
+        long started = System.nanoTime(); // the wall time pi 1.x reports, on the monotonic clock
         try {
             run = executor.run(command, cwd, timeout, cancel,
                     text -> onUpdate.accept(new ToolOutput(List.of(new ContentBlock.Text(text)), null)));
         } catch (IOException e) {
             throw new ToolException("Could not run command: " + e.getMessage());
         }
+        double wallSeconds = (System.nanoTime() - started) / 1e9;
         StringBuilder text = new StringBuilder(run.output());
         ObjectNode details = null;
         if (run.truncated()) {
@@ -73,7 +75,29 @@ public final class BashTool extends BaseTool {
         } else if (text.length() == 0) {
             text.append("(no output)");
         }
-        return new ToolResult(List.of(new ContentBlock.Text(text.toString())), details, failure != null);
+        return new ToolResult(List.of(new ContentBlock.Text(text.toString())), details, failure != null,
+                structured(run, wallSeconds));
+    }
+
+    /**
+     * pi 1.x's structured bash result, {@code {output, truncated, full_output_path?, exit_code,
+     * wall_time_seconds}}, also for a non-zero exit. {@code output} is the same tail the model sees
+     * (pi keeps up to 1 MiB there); the whole output is in {@code full_output_path}.
+     */
+    private static ObjectNode structured(BashExecution run, double wallSeconds) {
+        ObjectNode node = Json.mapper().createObjectNode();
+        node.put("output", run.output());
+        node.put("truncated", run.truncated());
+        if (run.fullOutputPath() != null) {
+            node.put("full_output_path", run.fullOutputPath().toString());
+        }
+        if (run.exitCode() == null) {
+            node.putNull("exit_code");
+        } else {
+            node.put("exit_code", run.exitCode());
+        }
+        node.put("wall_time_seconds", Math.round(wallSeconds * 1000) / 1000.0);
+        return node;
     }
 
     private static String truncationNote(BashExecution run) {

@@ -5,11 +5,18 @@ import dev.agentd.protocol.event.ToolOutput;
 import dev.agentd.protocol.message.ContentBlock;
 import java.util.List;
 
-/** What a tool call produced: content for the model, details for clients, and whether it failed. */
-public record ToolResult(List<ContentBlock> content, JsonNode details, boolean isError) {
+/**
+ * What a tool call produced: content for the model, details for clients, whether it failed, and
+ * (pi 1.x, bash only here) the result as data for programs, shown in {@code tool_execution_end}.
+ */
+public record ToolResult(List<ContentBlock> content, JsonNode details, boolean isError, JsonNode structuredContent) {
 
     public ToolResult {
         content = content == null ? List.of() : List.copyOf(content);
+    }
+
+    public ToolResult(List<ContentBlock> content, JsonNode details, boolean isError) {
+        this(content, details, isError, null);
     }
 
     public static ToolResult text(String text) {
@@ -21,6 +28,6 @@ public record ToolResult(List<ContentBlock> content, JsonNode details, boolean i
     }
 
     public ToolOutput output() {
-        return new ToolOutput(content, details);
+        return new ToolOutput(content, details, structuredContent);
     }
 }

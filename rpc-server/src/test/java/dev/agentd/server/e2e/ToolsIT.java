@@ -56,6 +56,11 @@ class ToolsIT {
         toolEnds.forEach(node -> assertFalse(node.path("isError").asBoolean(), node.toString()));
         assertTrue(toolEnds.get(1).path("result").path("content").get(0).path("text").asText().contains("hello tools"));
         assertTrue(toolEnds.get(2).path("result").path("content").get(0).path("text").asText().contains("12"));
+        // pi 1.x: bash's result as data on the wire, never in the persisted tool result message
+        JsonNode structured = toolEnds.get(2).path("result").path("structuredContent");
+        assertEquals(0, structured.path("exit_code").asInt(), toolEnds.get(2).toString());
+        assertTrue(structured.path("output").asText().contains("12"));
+        assertFalse(toolEnds.get(1).path("result").has("structuredContent"), "read has none");
 
         List<String> roles = new ArrayList<>();
         end.path("messages").forEach(message -> roles.add(message.path("role").asText()));

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.event.ToolOutput;
 import dev.agentd.server.runtime.CancellationToken;
 import java.io.IOException;
@@ -73,6 +74,23 @@ class BashToolTest {
         assertTrue(result.isError());
         assertEquals("partial\n\nCommand exited with code 3", text(result));
         assertEquals("Command exited with code 1", text(call(bash, "{\"command\":\"false\"}")));
+    }
+
+    @Test
+    void theResultCarriesPiOnesStructuredContentAlsoForANonZeroExit() throws Exception {
+        JsonNode failed = call(bash, "{\"command\":\"echo partial; exit 3\"}").output().structuredContent();
+        assertEquals("partial", failed.path("output").asText());
+        assertEquals(3, failed.path("exit_code").asInt());
+        assertFalse(failed.path("truncated").asBoolean());
+        assertFalse(failed.has("full_output_path"));
+        assertTrue(failed.path("wall_time_seconds").isNumber() && failed.path("wall_time_seconds").asDouble() >= 0);
+
+        ToolResult longRun = call(bash, "{\"command\":\"seq 1 5000\"}");
+        JsonNode structured = longRun.output().structuredContent();
+        assertTrue(structured.path("truncated").asBoolean());
+        assertEquals(longRun.details().path("fullOutputPath").asText(), structured.path("full_output_path").asText());
+        assertEquals(0, structured.path("exit_code").asInt());
+        Files.deleteIfExists(Path.of(structured.path("full_output_path").asText()));
     }
 
     @Test
