@@ -71,7 +71,7 @@ ensure_archive
 echo "## agentd next to pi"
 echo
 machine
-echo "- node for pi 1.6: $("$node22" --version) ($node22); for pi 0.73.1: $(node --version)"
+echo "- node for pi 1.6: $("$node22" --version) ($node22)$([[ ${SKIP_PI073:-0} == 1 ]] || echo "; for pi 0.73.1: $(node --version)")"
 echo "- RUNS=${RUNS:-10} DELTAS=${DELTAS:-5000} PROMPTS=${PROMPTS:-3} (replies per daemon: the first cold, the rest warm)"
 echo
 bench_java dev.agentd.bench.PeerBench --runs "${RUNS:-10}" --deltas "${DELTAS:-5000}" --prompts "${PROMPTS:-3}" \

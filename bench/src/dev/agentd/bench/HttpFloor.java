@@ -5,10 +5,9 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -16,7 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * The floor of the streaming set-up: the bench itself reads the same reply straight from the local
  * {@link SseServer} over HTTP, parsing every SSE {@code data:} line as JSON and assembling the text, as
  * a daemon must before it can write anything. No daemon, no stdout: what is left is the provider, the
- * loopback socket and one JSON parse per delta.
+ * loopback socket and one JSON parse per delta. A blocking {@link HttpURLConnection}, the plainest reader the
+ * JDK has: {@code java.net.http}'s asynchronous hand-offs per chunk measured slower here than a daemon.
  */
 final class HttpFloor {
     private HttpFloor() {}
@@ -24,20 +24,23 @@ final class HttpFloor {
     /** One read: its time (request sent → the stream's end) and the bytes of the response body. */
     record Read(double ms, long bytes) {}
 
-    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-
     static Read read(SseServer server, int deltas) throws IOException, InterruptedException {
         server.enqueue(SseServer.Reply.stream(deltas));
-        HttpRequest request = HttpRequest.newBuilder(URI.create(server.baseUrl() + "/chat/completions"))
-                .header("content-type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"" + SseServer.MODEL
-                        + "\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"count to " + deltas + "\"}]}"))
-                .build();
+        byte[] body = ("{\"model\":\"" + SseServer.MODEL + "\",\"stream\":true,\"messages\":[{\"role\":\"user\","
+                + "\"content\":\"count to " + deltas + "\"}]}").getBytes(StandardCharsets.UTF_8);
         long sent = System.nanoTime();
-        HttpResponse<InputStream> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        HttpURLConnection connection = (HttpURLConnection) URI.create(server.baseUrl() + "/chat/completions").toURL()
+                .openConnection();
+        connection.setRequestMethod("POST");
+        connection.setDoOutput(true);
+        connection.setRequestProperty("content-type", "application/json");
+        connection.setFixedLengthStreamingMode(body.length);
+        try (OutputStream out = connection.getOutputStream()) {
+            out.write(body);
+        }
         AtomicLong bytes = new AtomicLong();
         StringBuilder text = new StringBuilder();
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(new Counting(response.body(), bytes),
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(new Counting(connection.getInputStream(), bytes),
                 StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {

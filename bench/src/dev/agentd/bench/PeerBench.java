@@ -109,7 +109,7 @@ public final class PeerBench {
                     samples.get(i).add(ms);
                 }
             }
-            double ms = startup(hello, null, line -> line.text().equals("hi"));
+            double ms = startup(hello, null, line -> line.text().equals("\"hi\""));
             if (run >= 0) {
                 samples.get(peers.size()).add(ms);
             }
@@ -167,12 +167,15 @@ public final class PeerBench {
         return new Reply(label, form, times.get(0), warm(times), bytes, updates, peak);
     }
 
-    /** The same reply read by the bench itself over HTTP: the floor (no daemon, so no RSS). */
+    /**
+     * The same reply read by the bench itself over HTTP: the floor (no daemon, so no RSS). At least nine
+     * reads: they are cheap, and the warm median of two is noise on a shared machine.
+     */
     private static Reply floor(int deltas, int prompts) throws Exception {
         List<Double> times = new ArrayList<>();
         long bytes = 0;
         try (SseServer server = new SseServer()) {
-            for (int i = 0; i < prompts; i++) {
+            for (int i = 0; i < Math.max(prompts, 9); i++) {
                 HttpFloor.Read read = HttpFloor.read(server, deltas);
                 times.add(read.ms());
                 bytes = read.bytes();

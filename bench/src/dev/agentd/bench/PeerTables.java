@@ -11,7 +11,6 @@ final class PeerTables {
     private PeerTables() {}
 
     static void startup(List<PeerBench.Startup> startups, int runs) {
-        PeerBench.Startup agentd = startups.get(0);
         PeerBench.Startup reference = startups.size() > 2 ? startups.get(1) : null;
         System.out.println("### Start-up: spawn → answer to the first get_state (ms), median of " + runs + " runs each");
         System.out.println();
@@ -26,7 +25,8 @@ final class PeerTables {
                     + Stats.f0(s.stats().median() - floor.median()) + " |");
         }
         System.out.println();
-        System.out.println("agentd's row is `" + agentd.label() + "`; the JVM floor is `java -cp … Hello` (prints \"hi\").");
+        System.out.println("The floor is a plain JVM (default flags, no archive) running a class that prints \"hi\";"
+                + " every start is in a fresh agent and working directory, the sides taking turns.");
         System.out.println();
     }
 
@@ -44,7 +44,8 @@ final class PeerTables {
         }
         row(floor, reference);
         System.out.println();
-        System.out.println("The floor's bytes are the HTTP response body; its \"updates\" are the SSE chunks it parsed.");
+        System.out.println("Timed to agent_end (pi 1.6 follows it with agent_settled). Peak RSS is the daemon's VmHWM"
+                + " after its replies. The floor's bytes are the HTTP response body, its updates the SSE chunks it parsed.");
         System.out.println();
     }
 
