@@ -58,6 +58,7 @@ final class Daemon implements AutoCloseable {
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong updates = new AtomicLong();
     private volatile long firstUpdate;
+    private volatile String firstUpdateLine;
     private volatile long lastUpdate;
     private final Thread reader;
 
@@ -111,6 +112,7 @@ final class Daemon implements AutoCloseable {
                             // Counted, not kept: full-mode updates add up to hundreds of MB.
                             if (updates.incrementAndGet() == 1) {
                                 firstUpdate = now;
+                                firstUpdateLine = pending.peek(); // short: tells the update form apart
                             }
                             lastUpdate = now;
                             pending.clear();
@@ -150,7 +152,22 @@ final class Daemon implements AutoCloseable {
     void resetUpdates() {
         updates.set(0);
         firstUpdate = 0;
+        firstUpdateLine = null;
         lastUpdate = 0;
+    }
+
+    /**
+     * The form of the {@code message_update}s since the last reset, as seen on the wire: "full" when
+     * the first one carries the cumulative message ({@code message} or {@code assistantMessageEvent.partial},
+     * pi 0.73's form), "delta" when it carries only the event (pi 1.6's form), "none" without updates.
+     */
+    String updateForm() {
+        String first = firstUpdateLine;
+        if (first == null) {
+            return "none";
+        }
+        JsonNode update = new Line(0, first).json();
+        return update.has("message") || update.path("assistantMessageEvent").has("partial") ? "full" : "delta";
     }
 
     /** Arrival of the first and last {@code message_update} since the last reset (nanoTime), 0 if none. */
@@ -194,9 +211,18 @@ final class Daemon implements AutoCloseable {
 
     /** VmRSS of the process in kB (Linux), or -1. */
     long rssKb() {
+        return status("VmRSS:");
+    }
+
+    /** VmHWM, the process's peak resident set so far, in kB (Linux), or -1. */
+    long peakRssKb() {
+        return status("VmHWM:");
+    }
+
+    private long status(String field) {
         try {
             for (String row : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
-                if (row.startsWith("VmRSS:")) {
+                if (row.startsWith(field)) {
                     return Long.parseLong(row.replaceAll("[^0-9]", ""));
                 }
             }
@@ -259,6 +285,10 @@ final class Daemon implements AutoCloseable {
         boolean isUpdate() {
             int head = Math.min(size, 200);
             return new String(data, 0, head, StandardCharsets.UTF_8).contains("\"type\":\"message_update\"");
+        }
+
+        String peek() {
+            return new String(data, 0, size, StandardCharsets.UTF_8);
         }
 
         String take() {
