@@ -13,7 +13,10 @@ import dev.agentd.server.wire.RpcOutput;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +47,8 @@ import org.slf4j.LoggerFactory;
 final class JsonRpcDispatcher extends JsonRpcBasicServer {
     private static final Logger LOG = LoggerFactory.getLogger(JsonRpcDispatcher.class);
     private static final String PLACEHOLDER_ID = "agentd";
+    private static final Set<String> METHODS = Arrays.stream(CommandMethods.class.getMethods())
+            .map(Method::getName).collect(Collectors.toUnmodifiableSet());
 
     private final Invoker invoker;
 
@@ -57,6 +62,11 @@ final class JsonRpcDispatcher extends JsonRpcBasicServer {
         setBackwardsCompatible(false);
         setShouldLogInvocationErrors(false);
         setErrorResolver(JsonRpcDispatcher::errors);
+    }
+
+    /** Whether {@code method} is one of the dialect's methods (one per command). */
+    static boolean knows(String method) {
+        return METHODS.contains(method);
     }
 
     /** Dispatches one validated call; its answers go to {@code exchange}, now or later. */

@@ -7,6 +7,7 @@ import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.json.JsonKinds;
 import dev.agentd.server.wire.JsonRpcError;
 import dev.agentd.server.wire.JsonRpcReply;
+import java.util.function.Predicate;
 
 /**
  * Checks one JSON-RPC 2.0 request object (SPEC §3.7) before anything is dispatched. agentd does
@@ -37,7 +38,16 @@ public final class JsonRpcEnvelope {
     /** A request answered with {@code error} (when {@code id} is non-null) without being dispatched. */
     public record Rejected(JsonNode id, JsonRpcError error) implements Result {}
 
+    /** {@link #check(JsonNode, Predicate)} for a dialect that knows every method. */
     public static Result check(JsonNode node) {
+        return check(node, method -> true);
+    }
+
+    /**
+     * {@code knownMethod} tells a method that exists: positional params are refused only for one
+     * that does (-32602); for any other the answer is -32601, as the specification's examples ask.
+     */
+    public static Result check(JsonNode node, Predicate<String> knownMethod) {
         if (!(node instanceof ObjectNode request)) {
             return invalid(NullNode.getInstance(), "expected a JSON object, got " + JsonKinds.describe(node));
         }
@@ -66,6 +76,13 @@ public final class JsonRpcEnvelope {
             return new Call(id, method.textValue(), Json.mapper().createObjectNode());
         }
         if (params.isArray()) {
+            if (!knownMethod.test(method.textValue())) {
+                return new Rejected(id, JsonRpcError.methodNotFound(method.textValue()));
+            }
+            if (params.isEmpty()) {
+                // No arguments by position is no arguments: valid for a method without fields.
+                return new Call(id, method.textValue(), Json.mapper().createObjectNode());
+            }
             // A valid request whose params agentd cannot bind: commands have named fields only.
             return new Rejected(id, JsonRpcError.invalidParams("Invalid params: positional (array) params are "
                     + "not supported; pass the command's fields as an object"));

@@ -87,7 +87,7 @@ public final class JsonRpcMode implements PiDialect {
 
     /** {@code replyTo} is asked for a reply slot only when the request will be answered. */
     private void handle(JsonNode node, Supplier<Consumer<JsonRpcReply>> replyTo) {
-        JsonRpcEnvelope.Result checked = JsonRpcEnvelope.check(node);
+        JsonRpcEnvelope.Result checked = JsonRpcEnvelope.check(node, JsonRpcDispatcher::knows);
         if (checked instanceof JsonRpcEnvelope.Rejected rejected) {
             if (rejected.id() != null) {
                 replyTo.get().accept(JsonRpcReply.error(rejected.id(), rejected.error()));

@@ -106,6 +106,23 @@ class JsonRpcEnvelopeTest {
     }
 
     @Test
+    void aMethodIsCheckedBeforeItsPositionalParamsAndNoParamsByPositionAreNoParams() throws IOException {
+        java.util.function.Predicate<String> known = "get_state"::equals;
+        JsonRpcEnvelope.Result unknown = JsonRpcEnvelope.check(Json.mapper().readTree(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"subtract\",\"params\":[42,23]}"), known);
+        assertEquals(JsonRpcError.METHOD_NOT_FOUND, assertInstanceOf(JsonRpcEnvelope.Rejected.class, unknown)
+                .error().code(), "JSON-RPC 2.0 §7: a method that does not exist, whatever its params");
+        JsonRpcEnvelope.Call empty = assertInstanceOf(JsonRpcEnvelope.Call.class, JsonRpcEnvelope.check(
+                Json.mapper().readTree("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"get_state\",\"params\":[]}"),
+                known));
+        assertTrue(empty.params().isEmpty());
+        JsonRpcEnvelope.Result positional = JsonRpcEnvelope.check(Json.mapper().readTree(
+                "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"get_state\",\"params\":[1]}"), known);
+        assertEquals(JsonRpcError.INVALID_PARAMS, assertInstanceOf(JsonRpcEnvelope.Rejected.class, positional)
+                .error().code());
+    }
+
+    @Test
     void unknownMembersAreIgnored() throws IOException {
         assertInstanceOf(JsonRpcEnvelope.Call.class,
                 check("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"get_state\",\"extra\":true}"));

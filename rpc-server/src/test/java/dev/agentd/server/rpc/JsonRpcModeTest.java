@@ -103,13 +103,17 @@ class JsonRpcModeTest {
                 request("u", "no_such_method", "{}"),
                 request("m", "set_model", "{\"provider\":\"faux\"}"),
                 request("t", "set_auto_retry", "{\"enabled\":\"yes\"}"),
-                request("p", "set_auto_retry", "[false]"));
+                request("p", "set_auto_retry", "[false]"),
+                request("s", "subtract", "[42,23]"),
+                request("e", "get_retry_settings", "[]"));
         assertError(reply("f"), JsonRpcError.COMMAND_FAILED, "Model not found: faux/faux-9");
         assertError(reply("u"), JsonRpcError.METHOD_NOT_FOUND, "Method not found: no_such_method");
         assertError(reply("m"), JsonRpcError.INVALID_PARAMS, "Missing required field 'modelId'");
         assertError(reply("t"), JsonRpcError.INVALID_PARAMS, "Invalid field 'enabled': expected a boolean");
         assertEquals(JsonRpcError.INVALID_PARAMS, reply("p").path("error").path("code").asInt());
-        assertEquals(5, lines().size());
+        assertError(reply("s"), JsonRpcError.METHOD_NOT_FOUND, "Method not found: subtract");
+        assertTrue(reply("e").path("result").has("enabled"), "params [] is no params: " + reply("e"));
+        assertEquals(7, lines().size());
     }
 
     @Test
