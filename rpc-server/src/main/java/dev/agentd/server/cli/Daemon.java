@@ -74,6 +74,7 @@ public final class Daemon {
     private final RpcOutput output;
     private final SharedState sharedState;
     private final AtomicBoolean shuttingDown = new AtomicBoolean();
+    private final ShutdownSignals signals = new ShutdownSignals();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private List<String> warnings = List.of();
     private SessionFactory sessions;
@@ -91,7 +92,11 @@ public final class Daemon {
         this.scheduler = scheduler;
         this.pi = pi;
         this.output = RpcOutput.queued(out, Json::mapper, RpcOutput.DEFAULT_CAPACITY,
-                () -> shutdownInBackground("agentd-stdout-closed"), waits);
+                () -> {
+                    if (signals.onEnd() == ShutdownSignals.Action.START) {
+                        shutdownInBackground("agentd-stdout-closed");
+                    }
+                }, waits);
     }
 
     /** Builds everything from the command line, the environment and the agent directory. */
@@ -220,7 +225,7 @@ public final class Daemon {
 
     /** Serves until stdin ends or SIGTERM arrives; returns the exit code. */
     public int serve() {
-        installSigtermHandler();
+        signals.install(() -> shutdownInBackground("agentd-signal"), Daemon::exitNow);
         ProtocolMode mode = protocolMode();
         StartupTrace.mark("ready");
         CodecWarmup.start(); // after ready: the first get_state answer needs no mapper
@@ -230,7 +235,9 @@ public final class Daemon {
             } catch (Throwable e) { // serve() answers every line itself; whatever escapes still ends us cleanly
                 LOG.error("the stdin reader failed: {}", e.getClass().getName());
             } finally {
-                shutdown();
+                if (signals.onEnd() == ShutdownSignals.Action.START) {
+                    shutdown();
+                }
             }
         }, "agentd-stdin");
         reader.setDaemon(true);
@@ -279,13 +286,11 @@ public final class Daemon {
         stopper.start();
     }
 
-    @SuppressWarnings("restriction")
-    private void installSigtermHandler() {
-        try {
-            sun.misc.Signal.handle(new sun.misc.Signal("TERM"), signal -> shutdownInBackground("agentd-sigterm"));
-        } catch (IllegalArgumentException | UnsupportedOperationException e) {
-            LOG.debug("SIGTERM handler unavailable: {}", e.toString());
-        }
+    /** A second signal: exit now, on a thread of its own (the shutdown hooks still kill child processes). */
+    private static void exitNow(int code) {
+        Thread exit = new Thread(() -> System.exit(code), "agentd-exit");
+        exit.setDaemon(true);
+        exit.start();
     }
 
     /** The faux models were asked for by name: {@code --model faux/…}, {@code --provider faux} or {@code --faux-script}. */

@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentd.server.testing.Waits;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -221,6 +223,21 @@ class RpcProtocolIT {
         second.process().destroy();
         assertTrue(second.process().waitFor(20, TimeUnit.SECONDS));
         assertEquals(0, second.process().exitValue(), second.stderr());
+        daemon = null;
+
+        // pi 1.6: stdin closed and SIGTERM together (as process managers do) is one orderly shutdown
+        DaemonProcess third = start("[{\"text\":\"" + "slow ".repeat(100) + "\",\"chunkDelayMs\":100}]");
+        third.send(command("prompt", "p", "message", "go"));
+        third.await(node -> "text_delta".equals(node.path("assistantMessageEvent").path("type").asText()));
+        third.process().getOutputStream().close();
+        // kill(1), not Process.destroy(), which also closes this side of the daemon's stdout
+        assertEquals(0, new ProcessBuilder("kill", "-TERM", Long.toString(third.process().pid())).start().waitFor());
+        assertTrue(third.process().waitFor(20, TimeUnit.SECONDS));
+        assertEquals(0, third.process().exitValue(), third.stderr());
+        // the exit may come before this side has read the pipe to its end
+        Waits.await().atMost(Duration.ofSeconds(30)).until(() -> third.types().contains("agent_settled"));
+        JsonNode settled = third.await(node -> "agent_settled".equals(node.path("type").asText()));
+        assertTrue(settled.path("aborted").asBoolean(), "the run was aborted and settled before the exit");
     }
 
     @Test
