@@ -411,6 +411,15 @@ class WireRoundTripTest {
     }
 
     @Test
+    void wholeCostsAreWrittenAsIntegersAsPiDoesAndReadBackTheSame() throws Exception {
+        Usage usage = new Usage(1, 2, 0, 0, 3, new Usage.Cost(0, 1.5, 0, 2, 3.5));
+        String json = MAPPER.writeValueAsString(usage);
+        assertTrue(json.endsWith("\"cost\":{\"input\":0,\"output\":1.5,\"cacheRead\":0,\"cacheWrite\":2,"
+                + "\"total\":3.5}}"), json);
+        assertEquals(usage, MAPPER.readValue(json, Usage.class));
+    }
+
+    @Test
     void messageUpdateSerializesThePartialOnce() throws Exception {
         // A content block whose serialization is counted: the shared partial must be serialized once.
         int[] calls = {0};

@@ -1,5 +1,7 @@
 package dev.agentd.protocol.message;
 
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+
 /**
  * Token counts of one assistant reply and their cost in USD. {@code totalTokens} is what
  * compaction uses as the context size.
@@ -14,7 +16,8 @@ public record Usage(long input, long output, long cacheRead, long cacheWrite, lo
         }
     }
 
-    /** Cost in USD per token class, and their sum. */
+    /** Cost in USD per token class, and their sum; whole amounts are written as integers, as pi does. */
+    @JsonSerialize(using = CostSerializer.class)
     public record Cost(double input, double output, double cacheRead, double cacheWrite, double total) {
         public static final Cost ZERO = new Cost(0, 0, 0, 0, 0);
     }
