@@ -2,8 +2,12 @@ package dev.agentd.protocol.message;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 
-/** Why an assistant message ended. */
+/**
+ * Why an assistant message ended; {@code pending} (pi 1.x) marks a partial message while it streams
+ * ({@code message_start}, the full form's partials) and is never stored.
+ */
 public enum StopReason {
+    PENDING("pending"),
     STOP("stop"),
     LENGTH("length"),
     TOOL_USE("toolUse"),

@@ -59,7 +59,7 @@ public final class AssistantMessageBuilder {
     public void start() {
         if (!started) {
             started = true;
-            listener.onStart(snapshot(StopReason.STOP, null));
+            listener.onStart(snapshot(StopReason.PENDING, null));
         }
     }
 
@@ -238,7 +238,7 @@ public final class AssistantMessageBuilder {
     }
 
     private AgentMessage.Assistant partialOrNull() {
-        return listener.wantsPartials() ? snapshot(StopReason.STOP, null) : null;
+        return listener.wantsPartials() ? snapshot(StopReason.PENDING, null) : null;
     }
 
     private AgentMessage.Assistant snapshot(StopReason stopReason, ProviderError error) {

@@ -73,6 +73,17 @@ class AssistantMessageBuilderPiOneTest {
     }
 
     @Test
+    void aStreamingPartialIsPendingAndOnlyTheFinishedMessageHasItsStopReason() {
+        RecordingListener listener = new RecordingListener(true);
+        AssistantMessageBuilder reply = new AssistantMessageBuilder(MODEL, 1L, listener);
+        reply.textDelta(reply.startText(), "hi");
+        AgentMessage.Assistant done = reply.finish(StopReason.STOP);
+        listener.events().forEach(event -> assertEquals(StopReason.PENDING, event.partial().stopReason(), event.type()));
+        assertEquals("pending", Json.mapper().valueToTree(listener.events().get(0).partial()).path("stopReason").asText());
+        assertEquals(StopReason.STOP, done.stopReason());
+    }
+
+    @Test
     void responseModelIsKeptOnlyWhenTheProviderNamesAnotherModelAndTheFirstNameWins() {
         AssistantMessageBuilder same = new AssistantMessageBuilder(MODEL, 1L, new RecordingListener());
         same.reportedModel("m-1");
