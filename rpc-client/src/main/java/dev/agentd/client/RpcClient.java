@@ -26,7 +26,7 @@ import java.util.function.Consumer;
  * Java client for one agentd daemon (SPEC §9): spawns it ({@link Builder#command}, {@link
  * Builder#jar}) or attaches to a stream pair ({@link Builder#streams}), sends typed commands
  * ({@link RpcCommands}), delivers typed events to listeners, and waits for runs in a retry-aware
- * way ({@link #promptAndWait}, {@link #waitForIdle}).
+ * way ({@link #promptAndWait}, {@link #waitForIdle}) on pi 1.6's wire (see the package documentation).
  *
  * <p>Listeners and {@code CompletableFuture} callbacks run on the client's reader thread, in wire
  * order; they must not block, and blocking client methods called there fail fast instead of
