@@ -5,22 +5,30 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.server.e2e.ParityAllowList.Side;
 import dev.agentd.server.testing.http.FakeProviderServer;
 import dev.agentd.server.testing.http.FakeProviderServer.Reply;
 import dev.agentd.server.testing.http.OpenAiWire;
 import java.io.IOException;
+import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -43,9 +51,9 @@ class PiParityIT {
     Path dir;
     String scenario = "scenario";
 
-    @org.junit.jupiter.api.BeforeEach
-    void name(org.junit.jupiter.api.TestInfo info) {
-        scenario = info.getTestMethod().map(java.lang.reflect.Method::getName).orElse("scenario");
+    @BeforeEach
+    void name(TestInfo info) {
+        scenario = info.getTestMethod().map(Method::getName).orElse("scenario");
     }
 
     @BeforeAll
@@ -132,6 +140,14 @@ class PiParityIT {
                     peer.send(command("prompt", "c-1", "message", "read notes.txt"));
                     peer.awaitType(from, "agent_settled");
                 });
+        // the normalisation and the allow-list hide none of these
+        assertNoticed("no agent_settled", ParityAllowList.dropRecords(ParityAllowList.type("agent_settled")));
+        assertNoticed("tool_execution_end without durationMs", onToolEnd(node -> node.remove("durationMs")));
+        assertNoticed("tool_execution_end with isError flipped", onToolEnd(node -> node.put("isError", true)));
+        assertNoticed("tool_execution_end with another tool name", onToolEnd(node -> node.put("toolName", "cat")));
+        assertNoticed("tool_execution_end with an extra field", onToolEnd(node -> node.put("extra", 1)));
+        assertNoticed("a different result text", onToolEnd(node -> ((ObjectNode)
+                node.path("result").path("content").path(0)).put("text", "other")));
     }
 
     @Test
@@ -199,24 +215,61 @@ class PiParityIT {
 
     // ---- the comparison ----------------------------------------------------------------------------
 
+    /** One side's run: its raw records after start-up, its temporary root, the requests the provider got. */
+    record Run(Side side, List<JsonNode> raw, String root, List<String> requests) {
+        List<JsonNode> prepared(UnaryOperator<List<JsonNode>> change) {
+            return ParityNormal.normalise(ParityAllowList.apply(side, change.apply(raw)), root);
+        }
+    }
+
+    private Run lastPi;
+    private Run lastAgentd;
+
     private void compare(List<Step> steps, Driver driver) throws Exception {
-        List<JsonNode> pi = run(Side.PI, steps, driver);
-        List<JsonNode> agentd = run(Side.AGENTD, steps, driver);
+        lastPi = run(Side.PI, steps, driver);
+        lastAgentd = run(Side.AGENTD, steps, driver);
+        assertEquals(lastPi.requests(), lastAgentd.requests(), "the requests the provider received");
+        String difference = difference(lastAgentd.prepared(records -> records));
+        if (difference != null) {
+            throw new AssertionError(difference);
+        }
+    }
+
+    /** Null when pi's prepared records equal {@code agentd}; else a report, record by record, field by field. */
+    private String difference(List<JsonNode> agentd) {
+        List<JsonNode> pi = lastPi.prepared(records -> records);
         List<String> piLines = pi.stream().map(node -> ParityNormal.sorted(node).toString()).toList();
         List<String> agentdLines = agentd.stream().map(node -> ParityNormal.sorted(node).toString()).toList();
-        if (!piLines.equals(agentdLines)) {
-            StringBuilder report = new StringBuilder("pi 1.6.0 and agentd differ (after normalisation and the"
-                    + " allow-list)\n  pi types:     " + types(pi) + "\n  agentd types: " + types(agentd) + "\n");
-            for (int i = 0; i < Math.max(pi.size(), agentd.size()); i++) {
-                JsonNode a = i < pi.size() ? pi.get(i) : com.fasterxml.jackson.databind.node.MissingNode.getInstance();
-                JsonNode b = i < agentd.size() ? agentd.get(i)
-                        : com.fasterxml.jackson.databind.node.MissingNode.getInstance();
-                List<String> diff = ParityNormal.differences(a, b, "#" + i + "(" + a.path("type").asText()
-                        + "/" + b.path("type").asText() + ")");
-                diff.forEach(line -> report.append("  ").append(line).append('\n'));
-            }
-            throw new AssertionError(report.toString());
+        if (piLines.equals(agentdLines)) {
+            return null;
         }
+        StringBuilder report = new StringBuilder("pi 1.6.0 and agentd differ (after normalisation and the"
+                + " allow-list; raw records in target/parity)\n  pi types:     " + types(pi)
+                + "\n  agentd types: " + types(agentd) + "\n");
+        JsonNode absent = MissingNode.getInstance();
+        for (int i = 0; i < Math.max(pi.size(), agentd.size()); i++) {
+            JsonNode a = i < pi.size() ? pi.get(i) : absent;
+            JsonNode b = i < agentd.size() ? agentd.get(i) : absent;
+            ParityNormal.differences(a, b, "#" + i + "(" + a.path("type").asText() + "/" + b.path("type").asText()
+                    + ")").forEach(line -> report.append("  ").append(line).append('\n'));
+        }
+        return report.toString();
+    }
+
+    /** The comparison notices when agentd's records are changed by {@code mutation}. */
+    private void assertNoticed(String what, UnaryOperator<List<JsonNode>> mutation) {
+        List<JsonNode> mutated = lastAgentd.prepared(records -> mutation.apply(
+                records.stream().map(node -> (JsonNode) node.deepCopy()).toList()));
+        assertTrue(difference(mutated) != null, "the parity comparison missed: " + what);
+    }
+
+    private static UnaryOperator<List<JsonNode>> onToolEnd(
+            Consumer<ObjectNode> change) {
+        return records -> {
+            records.stream().filter(ParityAllowList.type("tool_execution_end"))
+                    .forEach(node -> change.accept((ObjectNode) node));
+            return records;
+        };
     }
 
     private static List<String> types(List<JsonNode> records) {
@@ -224,9 +277,9 @@ class PiParityIT {
                 + (node.has("command") ? ":" + node.path("command").asText() : "")).toList();
     }
 
-    /** Runs the scenario on one side; its records after start-up, normalised, the allowed differences removed. */
-    private List<JsonNode> run(Side side, List<Step> steps, Driver driver) throws Exception {
-        Path root = Files.createDirectories(dir.resolve(side.name().toLowerCase(java.util.Locale.ROOT)));
+    /** Runs the scenario on one side; its records after start-up (kept raw in target/parity too). */
+    private Run run(Side side, List<Step> steps, Driver driver) throws Exception {
+        Path root = Files.createDirectories(dir.resolve(side.name().toLowerCase(Locale.ROOT)));
         Path work = Files.createDirectories(root.resolve("work"));
         Path home = Files.createDirectories(root.resolve("home"));
         Files.writeString(work.resolve("notes.txt"), "hello\nfrom notes\n");
@@ -241,9 +294,11 @@ class PiParityIT {
                 driver.drive(peer, provider);
                 assertEquals(List.of(), peer.nonJsonLines(), side + " wrote lines that are not JSON");
                 List<JsonNode> records = peer.records();
-                List<JsonNode> window = records.subList(from, records.size());
+                List<JsonNode> window = List.copyOf(records.subList(from, records.size()));
                 dump(side, window);
-                return ParityNormal.normalise(ParityAllowList.apply(side, window), root.toString());
+                List<String> requests = provider.server.requests().stream()
+                        .map(request -> request.method() + " " + request.path()).toList();
+                return new Run(side, window, root.toString(), requests);
             }
         }
     }
@@ -253,7 +308,7 @@ class PiParityIT {
         Path out = Files.createDirectories(Path.of("target/parity"));
         StringBuilder lines = new StringBuilder();
         records.forEach(record -> lines.append(record).append('\n'));
-        Files.writeString(out.resolve(scenario + "-" + side.name().toLowerCase(java.util.Locale.ROOT) + ".jsonl"),
+        Files.writeString(out.resolve(scenario + "-" + side.name().toLowerCase(Locale.ROOT) + ".jsonl"),
                 lines);
     }
 
