@@ -23,7 +23,8 @@ import java.util.TreeMap;
  * <ul>
  * <li>{@code timestamp} fields are dropped (wall clock);
  * <li>numbers compare by value ({@code 0} equals {@code 0.0}: JSON and JavaScript have one number type);
- * <li>{@code durationMs} numbers become {@code "<ms>"} (how long a tool ran);
+ * <li>{@code durationMs} numbers become {@code "<ms>"}, bash's {@code wall_time_seconds} {@code "<s>"}
+ *     (how long a tool ran);
  * <li>generated ids (entry ids, parents, the leaf, session ids) become {@code "<id1>"}, {@code "<id2>"},
  *     … in order of first appearance: only ids the test chose (commands {@code c-…}) and the
  *     provider's tool call ids ({@code call_…}) are kept;
@@ -31,6 +32,10 @@ import java.util.TreeMap;
  * <li>consecutive {@code message_update} deltas of the same kind and content block are joined into
  *     one (the delta texts concatenated, the last one's other fields kept): how a reply is cut into
  *     writes depends on pacing (wire-compat N1), the text per block does not.
+ * <li>a {@code message_update}'s top-level {@code usage} becomes {@code "<cumulative>"} unless it is
+ *     the message's last update: the provider sends usage in its last chunk, and whether an earlier
+ *     update shows it depends on when the side serialises (pi writes late and often shows the
+ *     final usage on every update when the chunks arrive together);
  * <li>consecutive {@code tool_execution_update}s of one call become one, its partial content
  *     {@code "<streamed>"}: how a tool's output is cut into updates depends on timing too.
  * </ul>
@@ -65,7 +70,16 @@ final class ParityNormal {
             }
             out.add(clean);
         }
+        for (int i = 0; i + 1 < out.size(); i++) {
+            if (isUpdate(out.get(i)) && isUpdate(out.get(i + 1)) && out.get(i).has("usage")) {
+                ((ObjectNode) out.get(i)).put("usage", "<cumulative>");
+            }
+        }
         return out;
+    }
+
+    private static boolean isUpdate(JsonNode node) {
+        return "message_update".equals(node.path("type").asText());
     }
 
     private static boolean joins(JsonNode previous, JsonNode next) {
@@ -82,6 +96,9 @@ final class ParityNormal {
             object.remove("timestamp");
             if (object.path("durationMs").isNumber()) {
                 object.put("durationMs", "<ms>");
+            }
+            if (object.path("wall_time_seconds").isNumber()) {
+                object.put("wall_time_seconds", "<s>");
             }
             Iterator<Map.Entry<String, JsonNode>> fields = object.fields();
             List<Map.Entry<String, JsonNode>> replaced = new ArrayList<>();
