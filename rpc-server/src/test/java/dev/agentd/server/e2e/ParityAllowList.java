@@ -33,12 +33,14 @@ final class ParityAllowList {
                     + " start of a run (README: not yet sent)", PiParity::withoutSystemMessages),
             new Allowance(Side.PI, Kind.OPEN, "the read tool's result has no structuredContent in agentd (bash's"
                     + " has)", dropField(toolEnd("read"), "result.structuredContent")),
-            new Allowance(Side.PI, Kind.ON_PURPOSE, "agentd has no entry_appended (README: not yet sent); pi"
-                    + " sends one for the context_edit that drops a failed reply before a retry",
+            new Allowance(Side.PI, Kind.OPEN, "agentd has no entry_appended (README puts it down to extensions,"
+                    + " but pi 1.6 also sends one for the context_edit that drops a failed reply before a retry)",
                     dropRecords(type("entry_appended"))),
+            new Allowance(Side.PI, Kind.ON_PURPOSE, "no responseId on assistant messages (README: message content)",
+                    inMessages("assistant", "responseId")),
             new Allowance(Side.PI, Kind.OPEN, "assistant message fields agentd does not send: durationMs,"
-                    + " rawStopReason, responseId, thinkingLevel",
-                    inMessages("assistant", "durationMs", "rawStopReason", "responseId", "thinkingLevel")),
+                    + " rawStopReason, thinkingLevel",
+                    inMessages("assistant", "durationMs", "rawStopReason", "thinkingLevel")),
             new Allowance(Side.PI, Kind.OPEN, "usage fields agentd does not send: reasoning (a count, 0 here) and"
                     + " cost.totalFromProvider, in messages and in message_update's top-level usage",
                     PiParity::withoutUsageExtras),
@@ -46,17 +48,19 @@ final class ParityAllowList {
                     inMessages("toolResult", "durationMs")),
             new Allowance(Side.PI, Kind.OPEN, "an assistant message_start says stopReason \"pending\" in pi"
                     + " (agentd: \"stop\")", PiParity::pendingAsStop),
-            new Allowance(Side.PI, Kind.OPEN, "tool output text: pi keeps the trailing newline (read, bash),"
-                    + " agentd drops it", PiParity::withoutTrailingNewline),
-            new Allowance(Side.PI, Kind.OPEN, "tool_execution_update.partialResult has details {} in pi",
+            new Allowance(Side.PI, Kind.ON_PURPOSE, "tool output text: pi keeps the final newline (read, bash),"
+                    + " agentd drops it (README: message content)", PiParity::withoutTrailingNewline),
+            new Allowance(Side.PI, Kind.ON_PURPOSE, "tool_execution_update.partialResult has details {} in pi;"
+                    + " agentd sends details only when a tool has some (README: message content)",
                     dropField(type("tool_execution_update"), "partialResult.details")),
             new Allowance(Side.AGENTD, Kind.OPEN, "agentd sends the queue_update of a delivered steer/follow-up"
                     + " before the turn_start that delivers it (pi: after)",
                     PiParity.moveBeforeNext(type("queue_update"), type("turn_start"))),
             new Allowance(Side.PI, Kind.OPEN, "on abort pi closes the open text block with a text_end update"
                     + " before the aborted message_end", PiParity::withoutAbortTextEnd),
-            new Allowance(Side.BOTH, Kind.OPEN, "an HTTP error's errorMessage: pi \"529: <error object>\","
-                    + " agentd \"529 <whole body>\"; compared up to the status", PiParity::errorStatusOnly));
+            new Allowance(Side.BOTH, Kind.OPEN, "an HTTP error's errorMessage: pi \"529: <the error object>\","
+                    + " agentd \"529 <the whole body>\" (README says re-serialized only); compared up to the status",
+                    PiParity::errorStatusOnly));
 
     private ParityAllowList() {}
 
