@@ -174,6 +174,18 @@ class PiParityIT {
     }
 
     @Test
+    void abortDuringTheRetryBackoff() throws Exception {
+        // a one-minute backoff: the abort always lands while the retry waits
+        compare(60_000, List.of(Step.now(FakeProviderServer.json(529, OVERLOADED, Map.of()))), (peer, provider) -> {
+            int from = peer.size();
+            peer.send(command("prompt", "c-1", "message", "hi"));
+            peer.awaitType(from, "auto_retry_start");
+            peer.request(command("abort", "c-2"));
+            peer.awaitType(from, "agent_settled");
+        });
+    }
+
+    @Test
     void steerAndFollowUpQueuedWhileStreaming() throws Exception {
         compare(List.of(new Step(text("first ", "answer"), true), Step.now(text("steered")),
                 Step.now(text("followed"))), (peer, provider) -> {
@@ -229,8 +241,13 @@ class PiParityIT {
     private Run lastAgentd;
 
     private void compare(List<Step> steps, Driver driver) throws Exception {
-        lastPi = run(Side.PI, steps, driver);
-        lastAgentd = run(Side.AGENTD, steps, driver);
+        compare(50, steps, driver);
+    }
+
+    /** Runs the scenario on both sides with retry.baseDelayMs {@code baseDelayMs}; fails on any difference. */
+    private void compare(long baseDelayMs, List<Step> steps, Driver driver) throws Exception {
+        lastPi = run(Side.PI, baseDelayMs, steps, driver);
+        lastAgentd = run(Side.AGENTD, baseDelayMs, steps, driver);
         assertEquals(lastPi.requests(), lastAgentd.requests(), "the requests the provider received");
         String difference = difference(lastAgentd.prepared(records -> records));
         if (difference != null) {
@@ -281,7 +298,7 @@ class PiParityIT {
     }
 
     /** Runs the scenario on one side; its records after start-up (kept raw in target/parity too). */
-    private Run run(Side side, List<Step> steps, Driver driver) throws Exception {
+    private Run run(Side side, long baseDelayMs, List<Step> steps, Driver driver) throws Exception {
         Path root = Files.createDirectories(dir.resolve(side.name().toLowerCase(Locale.ROOT)));
         Path work = Files.createDirectories(root.resolve("work"));
         Path home = Files.createDirectories(root.resolve("home"));
@@ -290,7 +307,7 @@ class PiParityIT {
             Path agent = LocalProvider.agentDir(root, provider.server, "test-key");
             // the same retry settings on both sides; pi's SDK must not retry inside an attempt
             Files.writeString(agent.resolve("settings.json"),
-                    "{\"retry\":{\"baseDelayMs\":50,\"provider\":{\"maxRetries\":0}}}");
+                    "{\"retry\":{\"baseDelayMs\":" + baseDelayMs + ",\"provider\":{\"maxRetries\":0}}}");
             try (ParityPeer peer = start(side, work, agent, home)) {
                 peer.request(command("get_state", "c-warm-up"));
                 int from = peer.size();
