@@ -46,8 +46,6 @@ final class ParityAllowList {
                     PiParity::withoutUsageExtras),
             new Allowance(Side.PI, Kind.OPEN, "toolResult messages carry durationMs in pi",
                     inMessages("toolResult", "durationMs")),
-            new Allowance(Side.PI, Kind.OPEN, "an assistant message_start says stopReason \"pending\" in pi"
-                    + " (agentd: \"stop\")", PiParity::pendingAsStop),
             new Allowance(Side.PI, Kind.ON_PURPOSE, "tool output text: pi keeps the final newline (read, bash),"
                     + " agentd drops it (README: message content)", PiParity::withoutTrailingNewline),
             new Allowance(Side.PI, Kind.ON_PURPOSE, "tool_execution_update.partialResult has details {} in pi;"
@@ -262,15 +260,6 @@ final class ParityAllowList {
                     node.put("errorMessage", status.group(1) + " <provider error>");
                 }
             }));
-            return records;
-        }
-
-        static List<JsonNode> pendingAsStop(List<JsonNode> records) {
-            records.stream().filter(type("message_start")).forEach(record -> {
-                if ("pending".equals(record.path("message").path("stopReason").asText())) {
-                    ((ObjectNode) record.path("message")).put("stopReason", "stop");
-                }
-            });
             return records;
         }
     }
