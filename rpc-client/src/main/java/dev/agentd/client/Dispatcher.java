@@ -3,6 +3,7 @@ package dev.agentd.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.json.Json;
+import dev.agentd.protocol.json.JsonTrees;
 import dev.agentd.protocol.response.Response;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -43,7 +44,7 @@ final class Dispatcher implements Transport.Sink {
     private void route(byte[] line) {
         JsonNode record;
         try {
-            record = Json.mapper().readTree(line);
+            record = JsonTrees.readDaemonOutput(line); // a long session's get_tree nests deeper than commands may
         } catch (IOException e) {
             Listeners.report(protocolErrors, "Ignored a non-JSON line from the daemon: " + preview(line));
             return;

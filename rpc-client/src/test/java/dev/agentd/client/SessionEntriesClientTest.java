@@ -79,6 +79,29 @@ class SessionEntriesClientTest {
     }
 
     @Test
+    void theTreeOfALongSessionIsReadWhateverItsDepth() {
+        int entries = 3000; // one chain: two levels of nesting per entry, far past the 1000 commands may nest
+        StringBuilder tree = new StringBuilder();
+        for (int i = 0; i < entries; i++) {
+            tree.append("{\"entry\":{\"type\":\"message\",\"id\":\"e").append(i).append("\"},\"children\":[");
+        }
+        tree.append("]}".repeat(entries));
+        daemon.on("get_tree", (command, d) -> d.writeRaw("{\"id\":\"" + command.path("id").asText()
+                + "\",\"type\":\"response\",\"command\":\"get_tree\",\"success\":true,\"data\":{\"tree\":["
+                + tree + "],\"leafId\":\"e" + (entries - 1) + "\"}}\n"));
+        start();
+        Results.Tree read = client.getTree();
+        com.fasterxml.jackson.databind.JsonNode node = read.tree().get(0);
+        int depth = 1;
+        while (!node.path("children").isEmpty()) {
+            node = node.path("children").get(0);
+            depth++;
+        }
+        assertEquals(entries, depth);
+        assertEquals("e" + (entries - 1), node.path("entry").path("id").asText());
+    }
+
+    @Test
     void theJsonRpcDialectSendsTheCursorAsParams() {
         WireDialect dialect = Dialect.JSONRPC.wire();
         assertEquals(json("{\"jsonrpc\":\"2.0\",\"id\":\"r1\",\"method\":\"get_entries\",\"params\":{\"since\":\"b2\"}}"),

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -16,6 +17,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayDeque;
+import java.util.Iterator;
 import java.util.Map;
 
 /**
@@ -31,9 +33,20 @@ public final class JsonTrees {
             .maxStringLength(Integer.MAX_VALUE)
             .maxNestingDepth(1000)
             .build();
+    /**
+     * What the daemon writes is bounded by what it read, except {@code get_tree}, which nests two
+     * levels per entry of a long session: writing is iterative, so this bounds only the output.
+     */
+    static final int WRITE_NESTING_LIMIT = 1_000_000;
     private static final JsonFactory FACTORY = JsonFactory.builder()
             .streamReadConstraints(READ_LIMITS)
+            .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(WRITE_NESTING_LIMIT).build())
             .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
+            .build();
+    /** For a client reading the daemon it spawned: a deep {@code get_tree} answer is legitimate. */
+    private static final JsonFactory DAEMON_OUTPUT = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE)
+                    .maxNestingDepth(WRITE_NESTING_LIMIT).build())
             .build();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -44,7 +57,19 @@ public final class JsonTrees {
      * after the value is an error. Iterative: the nesting limit bounds the work, not the stack.
      */
     public static JsonNode read(byte[] bytes) throws IOException {
-        try (JsonParser parser = FACTORY.createParser(bytes)) {
+        return read(FACTORY, bytes);
+    }
+
+    /**
+     * {@link #read(byte[])} for a line the daemon wrote, nested as deep as the daemon writes
+     * ({@code get_tree} of a long session); iterative too, so depth costs heap, not stack.
+     */
+    public static JsonNode readDaemonOutput(byte[] bytes) throws IOException {
+        return read(DAEMON_OUTPUT, bytes);
+    }
+
+    private static JsonNode read(JsonFactory factory, byte[] bytes) throws IOException {
+        try (JsonParser parser = factory.createParser(bytes)) {
             JsonToken first = parser.nextToken();
             if (first == null) {
                 return MissingNode.getInstance();
@@ -112,23 +137,53 @@ public final class JsonTrees {
         }
     }
 
-    private static void write(JsonGenerator gen, JsonNode node) throws IOException {
+    /** Iterative: one open container per level on the heap, never a stack frame per level. */
+    private static void write(JsonGenerator gen, JsonNode root) throws IOException {
+        ArrayDeque<Iterator<?>> open = new ArrayDeque<>();
+        ArrayDeque<Boolean> isObject = new ArrayDeque<>();
+        JsonNode next = root;
+        while (true) {
+            if (next != null) {
+                switch (next.getNodeType()) {
+                    case OBJECT -> {
+                        gen.writeStartObject();
+                        open.push(next.properties().iterator());
+                        isObject.push(true);
+                    }
+                    case ARRAY -> {
+                        gen.writeStartArray();
+                        open.push(next.elements());
+                        isObject.push(false);
+                    }
+                    default -> writeScalar(gen, next);
+                }
+                next = null;
+            }
+            Iterator<?> current = open.peek();
+            if (current == null) {
+                return;
+            }
+            if (!current.hasNext()) {
+                open.pop();
+                if (isObject.pop()) {
+                    gen.writeEndObject();
+                } else {
+                    gen.writeEndArray();
+                }
+                continue;
+            }
+            Object item = current.next();
+            if (item instanceof Map.Entry<?, ?> field) {
+                gen.writeFieldName((String) field.getKey());
+                next = (JsonNode) field.getValue();
+            } else {
+                next = (JsonNode) item;
+            }
+        }
+    }
+
+    private static void writeScalar(JsonGenerator gen, JsonNode node) throws IOException {
         switch (node.getNodeType()) {
-            case OBJECT -> {
-                gen.writeStartObject();
-                for (Map.Entry<String, JsonNode> field : node.properties()) {
-                    gen.writeFieldName(field.getKey());
-                    write(gen, field.getValue());
-                }
-                gen.writeEndObject();
-            }
-            case ARRAY -> {
-                gen.writeStartArray();
-                for (JsonNode element : node) {
-                    write(gen, element);
-                }
-                gen.writeEndArray();
-            }
             case STRING -> gen.writeString(node.textValue());
             case NUMBER -> writeNumber(gen, node);
             case BOOLEAN -> gen.writeBoolean(node.booleanValue());

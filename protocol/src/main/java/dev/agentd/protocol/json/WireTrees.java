@@ -33,6 +33,14 @@ public final class WireTrees {
         if (record instanceof AgentEvent.Ready ready) {
             return ready(ready);
         }
+        if (record instanceof WireTree own) {
+            return own.tree();
+        }
+        if (record instanceof List<?> list && !list.isEmpty() && list.stream().allMatch(WireTree.class::isInstance)) {
+            ArrayNode array = NODES.arrayNode(list.size());
+            list.forEach(element -> array.add(((WireTree) element).tree()));
+            return array;
+        }
         return null;
     }
 

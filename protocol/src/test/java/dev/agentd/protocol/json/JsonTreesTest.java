@@ -1,5 +1,6 @@
 package dev.agentd.protocol.json;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -81,6 +82,25 @@ class JsonTreesTest {
         assertEquals(Json.mapper().readTree(nested(1000)), JsonTrees.read(nested(1000)));
         assertThrows(JsonProcessingException.class, () -> Json.mapper().readTree(nested(1001)));
         assertThrows(JsonProcessingException.class, () -> JsonTrees.read(nested(1001)));
+    }
+
+    @Test
+    void theDaemonWritesAndItsClientReadsTreesFarDeeperThanCommandsMayNestWithoutRecursion() throws Exception {
+        byte[] deep = nested(200_000); // on a small thread stack: neither side may recurse per level
+        byte[][] written = new byte[1][];
+        Thread small = new Thread(null, () -> {
+            try {
+                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+                JsonTrees.write(out, JsonTrees.readDaemonOutput(deep));
+                written[0] = out.toByteArray();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }, "small-stack", 256 * 1024);
+        small.start();
+        small.join();
+        assertArrayEquals(deep, written[0]);
+        assertThrows(JsonProcessingException.class, () -> JsonTrees.read(deep), "commands stay bounded");
     }
 
     private static byte[] nested(int depth) {

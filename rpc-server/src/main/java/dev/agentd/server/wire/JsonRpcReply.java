@@ -2,7 +2,10 @@ package dev.agentd.server.wire;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentd.protocol.json.WireTree;
 import dev.agentd.protocol.response.Response;
 
 /**
@@ -12,7 +15,7 @@ import dev.agentd.protocol.response.Response;
  * id could not be read.
  */
 @JsonPropertyOrder({"jsonrpc", "id", "result", "error"})
-public record JsonRpcReply(String jsonrpc, JsonNode id, JsonNode result, JsonRpcError error) {
+public record JsonRpcReply(String jsonrpc, JsonNode id, JsonNode result, JsonRpcError error) implements WireTree {
     public static final String VERSION = "2.0";
 
     public JsonRpcReply {
@@ -26,6 +29,24 @@ public record JsonRpcReply(String jsonrpc, JsonNode id, JsonNode result, JsonRpc
 
     public static JsonRpcReply error(JsonNode id, JsonRpcError error) {
         return new JsonRpcReply(VERSION, id, null, error);
+    }
+
+    /**
+     * This reply as a tree, written as the mapper would write the record but without its recursion
+     * (and its nesting limit): a {@code get_tree} result is as deep as the session is long.
+     */
+    @Override
+    public ObjectNode tree() {
+        ObjectNode tree = JsonNodeFactory.instance.objectNode();
+        tree.put("jsonrpc", jsonrpc);
+        tree.set("id", id);
+        if (result != null) {
+            tree.set("result", result);
+        }
+        if (error != null) {
+            tree.putObject("error").put("code", error.code()).put("message", error.message());
+        }
+        return tree;
     }
 
     /** The router's answer in this dialect: data → result, {@code success:false} → error -32000. */

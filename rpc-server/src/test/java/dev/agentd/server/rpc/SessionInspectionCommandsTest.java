@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.command.Command;
 import dev.agentd.protocol.command.FauxStep;
 import dev.agentd.protocol.json.Json;
+import dev.agentd.protocol.json.JsonTrees;
 import dev.agentd.protocol.jsonl.JsonlWriter;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.protocol.response.Response;
@@ -143,7 +144,7 @@ class SessionInspectionCommandsTest {
     @Test
     void aLongSessionsTreeReachesTheWireAndDecodes() throws Exception {
         try (SessionHarness harness = harness(dir, false)) {
-            for (int i = 0; i < 398; i++) {
+            for (int i = 0; i < 2998; i++) { // 3000 entries on one chain: 6000 levels of nesting
                 harness.session.models().setThinkingLevel(i % 2 == 0
                         ? ThinkingLevel.LOW : ThinkingLevel.HIGH);
             }
@@ -154,8 +155,13 @@ class SessionInspectionCommandsTest {
             String line = out.toString(StandardCharsets.UTF_8);
             assertTrue(line.startsWith("{\"id\":\"t\",\"type\":\"response\",\"command\":\"get_tree\",\"success\":true"),
                     line.substring(0, 200));
-            JsonNode read = Json.mapper().readTree(line);
-            assertEquals(400, read.path("data").path("tree").get(0).findValues("entry").size());
+            JsonNode node = JsonTrees.readDaemonOutput(line.getBytes(StandardCharsets.UTF_8)).path("data").path("tree").get(0);
+            int depth = 1;
+            while (!node.path("children").isEmpty()) {
+                node = node.path("children").get(0);
+                depth++;
+            }
+            assertEquals(3000, depth);
         }
     }
 

@@ -1,12 +1,15 @@
 package dev.agentd.server.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.json.Json;
+import dev.agentd.protocol.json.JsonTrees;
+import dev.agentd.protocol.jsonl.JsonlWriter;
 import dev.agentd.protocol.response.Response;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
@@ -14,8 +17,26 @@ import org.junit.jupiter.api.Test;
 /** How responses, errors and notifications of the JSON-RPC dialect look on the wire. */
 class JsonRpcRecordsTest {
 
+    /** What the daemon writes (replies as their own trees), checked against the mapper's form. */
     private static String json(Object record) throws IOException {
-        return Json.mapper().writeValueAsString(record);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        new JsonlWriter(out, Json.mapper()).write(record);
+        String written = out.toString(java.nio.charset.StandardCharsets.UTF_8).stripTrailing();
+        assertEquals(Json.mapper().writeValueAsString(record), written, "the tree and the mapper agree");
+        return written;
+    }
+
+    @Test
+    void aReplyAsDeepAsALongSessionsTreeIsWrittenWholeAlsoInABatch() throws IOException {
+        int depth = 6000; // get_tree of 3000 entries on one chain; the mapper stops at 1000
+        String nested = "[".repeat(depth) + "]".repeat(depth);
+        JsonRpcReply reply = JsonRpcReply.result(new IntNode(1), JsonTrees.readDaemonOutput(
+                nested.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        for (Object record : new Object[] {reply, java.util.List.of(reply)}) {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            new JsonlWriter(out, Json.mapper()).write(record);
+            assertTrue(out.toString(java.nio.charset.StandardCharsets.UTF_8).contains("\"result\":" + nested + "}"));
+        }
     }
 
     @Test
