@@ -110,6 +110,9 @@ public final class AgentLoop {
             do {
                 if (!firstTurn) {
                     emit.accept(new AgentEvent.TurnStart());
+                    if (!pending.isEmpty()) {
+                        queues.reportDelivered(); // pi 1.6: the queue shrinks inside the turn that delivers
+                    }
                 }
                 firstTurn = false;
                 for (AgentMessage message : pending) {
@@ -126,9 +129,9 @@ public final class AgentLoop {
                 List<AgentMessage.ToolResult> results = toolsCalled ? runTools(calls, cancel) : List.of();
                 added.addAll(results);
                 emit.accept(new AgentEvent.TurnEnd(last, results));
-                pending = queues.pollSteering();
+                pending = queues.takeSteering();
             } while (toolsCalled || !pending.isEmpty());
-            List<AgentMessage.User> followUps = queues.pollFollowUp();
+            List<AgentMessage.User> followUps = queues.takeFollowUp();
             if (followUps.isEmpty()) {
                 return new RunOutcome(added, last);
             }

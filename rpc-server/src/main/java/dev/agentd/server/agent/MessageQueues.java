@@ -53,6 +53,24 @@ public final class MessageQueues {
         return changedIfAny(poll(followUp, followUpMode));
     }
 
+    /**
+     * {@link #pollSteering()} without the report: for a delivery at the start of the next turn, which
+     * {@link #reportDelivered()} announces after that turn's {@code turn_start}, as pi 1.6 orders them.
+     */
+    public synchronized List<AgentMessage.User> takeSteering() {
+        return poll(steering, steeringMode);
+    }
+
+    /** {@link #pollFollowUp()} without the report (see {@link #takeSteering()}). */
+    public synchronized List<AgentMessage.User> takeFollowUp() {
+        return poll(followUp, followUpMode);
+    }
+
+    /** Reports the queues as they are now, after a {@code take}'s delivery began. */
+    public synchronized void reportDelivered() {
+        changed();
+    }
+
     public synchronized int size() {
         return steering.size() + followUp.size();
     }

@@ -159,8 +159,18 @@ public final class AssistantMessageBuilder {
         return snapshot(StopReason.ERROR, error);
     }
 
-    /** The aborted message (SPEC §4: "Request was aborted"). */
+    /**
+     * The aborted message (SPEC §4: "Request was aborted"). An open text or thinking block is closed
+     * with its end event first, as pi 1.6 does, so a client's display ends on that block's content;
+     * an open tool call is not announced as ended (its arguments are incomplete).
+     */
     public AgentMessage.Assistant aborted() {
+        for (int i = 0; i < blocks.size(); i++) {
+            Block block = blocks.get(i);
+            if (!block.closed && block.kind != Kind.TOOL_CALL) {
+                close(i, block.kind == Kind.TEXT ? "text_end" : "thinking_end");
+            }
+        }
         return snapshot(StopReason.ABORTED, ProviderError.of("Request was aborted"));
     }
 

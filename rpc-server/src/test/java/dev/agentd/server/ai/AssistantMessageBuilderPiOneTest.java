@@ -84,6 +84,20 @@ class AssistantMessageBuilderPiOneTest {
     }
 
     @Test
+    void anAbortClosesTheOpenTextBlockWithItsEndButNotAHalfToolCall() {
+        RecordingListener listener = new RecordingListener(false);
+        AssistantMessageBuilder reply = new AssistantMessageBuilder(MODEL, 1L, listener);
+        reply.textDelta(reply.startText(), "half a sen");
+        int call = reply.startToolCall("c1", "read");
+        reply.toolCallDelta(call, "{\"pa");
+        AgentMessage.Assistant aborted = reply.aborted();
+        assertEquals(List.of("text_start", "text_delta", "toolcall_start", "toolcall_delta", "text_end"),
+                listener.events().stream().map(AssistantMessageEvent::type).toList());
+        assertEquals("half a sen", listener.events().get(4).content());
+        assertEquals(StopReason.ABORTED, aborted.stopReason());
+    }
+
+    @Test
     void responseModelIsKeptOnlyWhenTheProviderNamesAnotherModelAndTheFirstNameWins() {
         AssistantMessageBuilder same = new AssistantMessageBuilder(MODEL, 1L, new RecordingListener());
         same.reportedModel("m-1");

@@ -51,11 +51,6 @@ final class ParityAllowList {
             new Allowance(Side.PI, Kind.ON_PURPOSE, "tool_execution_update.partialResult has details {} in pi;"
                     + " agentd sends details only when a tool has some (README: message content)",
                     dropField(type("tool_execution_update"), "partialResult.details")),
-            new Allowance(Side.AGENTD, Kind.OPEN, "agentd sends the queue_update of a delivered steer/follow-up"
-                    + " before the turn_start that delivers it (pi: after)",
-                    PiParity.moveBeforeNext(type("queue_update"), type("turn_start"))),
-            new Allowance(Side.PI, Kind.OPEN, "on abort pi closes the open text block with a text_end update"
-                    + " before the aborted message_end", PiParity::withoutAbortTextEnd),
             new Allowance(Side.BOTH, Kind.OPEN, "an HTTP error's errorMessage: pi \"529: <the error object>\","
                     + " agentd \"529 <the whole body>\" (README says re-serialized only); compared up to the status",
                     PiParity::errorStatusOnly));
@@ -190,20 +185,6 @@ final class ParityAllowList {
             }
         }
 
-        /** A record matching {@code which} right before one matching {@code next} swaps places with it. */
-        static UnaryOperator<List<JsonNode>> moveBeforeNext(Predicate<JsonNode> which, Predicate<JsonNode> next) {
-            return records -> {
-                List<JsonNode> out = new ArrayList<>(records);
-                for (int i = 0; i + 1 < out.size(); i++) {
-                    if (which.test(out.get(i)) && next.test(out.get(i + 1))) {
-                        out.add(i, out.remove(i + 1));
-                        i++;
-                    }
-                }
-                return out;
-            };
-        }
-
         static List<JsonNode> withoutTrailingNewline(List<JsonNode> records) {
             java.util.function.Consumer<JsonNode> strip = content -> content.forEach(block -> {
                 String text = block.path("text").asText(null);
@@ -236,20 +217,6 @@ final class ParityAllowList {
                 }
             }));
             return records;
-        }
-
-        static List<JsonNode> withoutAbortTextEnd(List<JsonNode> records) {
-            List<JsonNode> out = new ArrayList<>();
-            for (int i = 0; i < records.size(); i++) {
-                JsonNode record = records.get(i);
-                boolean textEnd = "text_end".equals(record.path("assistantMessageEvent").path("type").asText());
-                boolean beforeAborted = i + 1 < records.size() && type("message_end").test(records.get(i + 1))
-                        && "aborted".equals(records.get(i + 1).path("message").path("stopReason").asText());
-                if (!(textEnd && beforeAborted)) {
-                    out.add(record);
-                }
-            }
-            return out;
         }
 
         static List<JsonNode> errorStatusOnly(List<JsonNode> records) {
