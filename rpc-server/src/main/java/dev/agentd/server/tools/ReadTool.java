@@ -1,6 +1,7 @@
 package dev.agentd.server.tools;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.agentd.protocol.event.ToolOutput;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.message.ContentBlock;
@@ -118,6 +119,8 @@ public final class ReadTool extends BaseTool {
             text.append("\n\n[").append(total - lastShown).append(" more lines in file. Use offset=")
                     .append(lastShown + 1).append(" to continue.]");
         }
-        return new ToolResult(List.of(new ContentBlock.Text(text.toString())), details, false);
+        // pi 1.x gives programs the text read as structuredContent, a string; here the same text as the model's
+        String shown = text.toString();
+        return new ToolResult(List.of(new ContentBlock.Text(shown)), details, false, TextNode.valueOf(shown));
     }
 }

@@ -31,8 +31,6 @@ final class ParityAllowList {
                     + " (README: error replies)", inMessages("assistant", "errorStatus", "errorType")),
             new Allowance(Side.PI, Kind.ON_PURPOSE, "agentd does not yet send the system-role message at the"
                     + " start of a run (README: not yet sent)", PiParity::withoutSystemMessages),
-            new Allowance(Side.PI, Kind.OPEN, "the read tool's result has no structuredContent in agentd (bash's"
-                    + " has)", dropField(toolEnd("read"), "result.structuredContent")),
             new Allowance(Side.PI, Kind.OPEN, "agentd has no entry_appended (README puts it down to extensions,"
                     + " but pi 1.6 also sends one for the context_edit that drops a failed reply before a retry)",
                     dropRecords(type("entry_appended"))),
@@ -59,10 +57,6 @@ final class ParityAllowList {
 
     static Predicate<JsonNode> type(String type) {
         return node -> type.equals(node.path("type").asText());
-    }
-
-    static Predicate<JsonNode> toolEnd(String tool) {
-        return node -> type("tool_execution_end").test(node) && tool.equals(node.path("toolName").asText());
     }
 
     /** {@code records} of {@code side} with the allowed differences removed, in list order. */
@@ -198,6 +192,11 @@ final class ParityAllowList {
                         && structured.path("output").asText("").endsWith("\n")) {
                     String output = structured.path("output").asText();
                     structured.put("output", output.substring(0, output.length() - 1));
+                }
+                String readText = record.path("result").path("structuredContent").textValue(); // read's: the text
+                if (readText != null && readText.endsWith("\n")) {
+                    ((ObjectNode) record.path("result")).put("structuredContent",
+                            readText.substring(0, readText.length() - 1));
                 }
                 strip.accept(record.path("partialResult").path("content"));
                 walk(record, node -> {

@@ -49,6 +49,7 @@ class ReadToolTest {
         assertFalse(result.isError());
         assertEquals("hello\nworld", text(result));
         assertNull(result.details());
+        assertEquals("hello\nworld", result.output().structuredContent().textValue(), "pi 1.x: the text as data");
     }
 
     @Test
