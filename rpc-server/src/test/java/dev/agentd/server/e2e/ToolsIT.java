@@ -60,7 +60,9 @@ class ToolsIT {
         JsonNode structured = toolEnds.get(2).path("result").path("structuredContent");
         assertEquals(0, structured.path("exit_code").asInt(), toolEnds.get(2).toString());
         assertTrue(structured.path("output").asText().contains("12"));
-        assertFalse(toolEnds.get(1).path("result").has("structuredContent"), "read has none");
+        assertTrue(toolEnds.get(1).path("result").path("structuredContent").asText().contains("hello tools"),
+                "read's is the text");
+        assertFalse(toolEnds.get(0).path("result").has("structuredContent"), "write has none");
 
         List<String> roles = new ArrayList<>();
         end.path("messages").forEach(message -> roles.add(message.path("role").asText()));
