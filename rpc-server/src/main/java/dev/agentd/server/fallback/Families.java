@@ -50,7 +50,8 @@ public final class Families {
 
     /**
      * Whether the lowercased id, or its namespace-stripped form, equals {@code family} or starts
-     * with {@code family + "-"}. Never a substring match: {@code k3} matches {@code k3-256k}, not
+     * with {@code family + "-"} or, as Vertex AI versions Claude ({@code claude-sonnet-4-5@20250929}),
+     * {@code family + "@"}. Never a substring match: {@code k3} matches {@code k3-256k}, not
      * {@code kimi-k3}.
      */
     public static boolean matches(Model model, String family) {
@@ -60,7 +61,7 @@ public final class Families {
 
     private static boolean matchesId(String id, String family) {
         return id.equals(family) || (id.length() > family.length() + 1 && id.startsWith(family)
-                && id.charAt(family.length()) == '-');
+                && (id.charAt(family.length()) == '-' || id.charAt(family.length()) == '@'));
     }
 
     /** Whether any catalog model belongs to the family (bare-key validation). */
