@@ -26,6 +26,7 @@ import dev.agentd.server.recovery.ErrorClass;
 import dev.agentd.server.recovery.ErrorClassifier;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.runtime.OutputBackpressure;
+import dev.agentd.server.runtime.ProviderVariables;
 import dev.agentd.server.runtime.SystemScheduler;
 import dev.agentd.server.testing.http.FakeProviderServer;
 import dev.agentd.server.testing.http.RecordingListener;
@@ -294,6 +295,12 @@ class ResponsesProviderTest {
         assertEquals(new AzureEndpoint("https://gateway.example/azure", "v1"),
                 AzureEndpoint.of("https://gateway.example/azure"));
         assertEquals("/responses?api-version=v1", AzureEndpoint.of("https://x.openai.azure.com").path());
+    }
+
+    @Test
+    void azureKeysComeFromPisVariable() {
+        assertEquals("AZURE_OPENAI_API_KEY", ProviderVariables.forProvider("azure").orElseThrow());
+        assertEquals("AZURE_OPENAI_API_KEY", ProviderVariables.forProvider("azure-openai-responses").orElseThrow());
     }
 
     static com.fasterxml.jackson.databind.node.ObjectNode node(String json) {
