@@ -205,7 +205,8 @@ class ResponsesProviderTest {
     void responseFailedEndsTheReplyWithTheProvidersErrorClassifiedTransient() {
         ResponsesWire wire = ResponsesWire.stream().message(0, "msg_1", "Partial");
         wire.event("response.failed", node("{\"response\":{\"id\":\"resp_1\",\"status\":\"failed\",\"error\":"
-                + "{\"code\":\"server_error\",\"message\":\"The server had an error processing your request.\"}}}"));
+                + "{\"code\":\"server_error\",\"message\":\"The server had an error processing your request "
+                + KEY + "\"}}}"));
 
         AgentMessage.Assistant reply = send(wire.events());
 
@@ -214,6 +215,29 @@ class ResponsesProviderTest {
         assertTrue(reply.errorMessage().contains("The server had an error"), reply.errorMessage());
         assertEquals("Partial", ((ContentBlock.Text) reply.content().get(0)).text());
         assertEquals(ErrorClass.TRANSIENT, ErrorClassifier.classify(reply, 400_000).errorClass());
+        assertFalse(reply.errorMessage().contains(KEY), "the key echoed by the provider is redacted");
+    }
+
+    @Test
+    void aRefusalFailsTheReplyAsARefusalAndAnUnreadableSignatureIsNotReplayed() {
+        ResponsesWire wire = ResponsesWire.stream();
+        wire.event("response.output_item.added", node("{\"output_index\":0,\"item\":{\"type\":\"message\"}}"));
+        wire.event("response.refusal.delta", node("{\"output_index\":0,\"delta\":\"I can't help with that.\"}"));
+        wire.completed(ResponsesWire.usage(3, 5, 0, 0));
+        AgentMessage.Assistant refused = send(wire.events());
+        assertEquals(ErrorTypes.REFUSAL, refused.errorType());
+        assertEquals("I can't help with that.", refused.errorMessage());
+
+        AgentMessage.Assistant edited = new AgentMessage.Assistant(List.of(
+                new ContentBlock.Thinking("thought", "{not json", null), new ContentBlock.Text("Hi.")),
+                model.api(), model.provider(), model.id(), Usage.ZERO, StopReason.STOP, null, 1, null, null, null,
+                null, null);
+        server.enqueue(sse(ResponsesWire.text("msg_1", "ok")));
+        send(model, List.of(new AgentMessage.User(HI, 1), edited, new AgentMessage.User(HI, 2)),
+                new RecordingListener());
+        JsonNode input = server.lastRequest().json().path("input");
+        assertEquals("{\"role\":\"assistant\",\"content\":\"Hi.\"}", input.get(2).toString());
+        assertEquals(4, input.size(), input.toString());
     }
 
     @Test
