@@ -75,6 +75,13 @@ public final class AssistantMessageBuilder {
         close(index, "text_end");
     }
 
+    /** The text block's provider id (openai-responses: its message item), replayed with the text. */
+    public void textSignature(int index, String signature) {
+        if (admit(signature)) {
+            blocks.get(index).signature = signature;
+        }
+    }
+
     public int startThinking() {
         return open(new Block(Kind.THINKING), "thinking_start");
     }
@@ -296,7 +303,7 @@ public final class AssistantMessageBuilder {
 
         ContentBlock toContent() {
             return switch (kind) {
-                case TEXT -> new ContentBlock.Text(text.toString(), null);
+                case TEXT -> new ContentBlock.Text(text.toString(), signature);
                 case THINKING -> new ContentBlock.Thinking(text.toString(), signature, redacted ? Boolean.TRUE : null);
                 case TOOL_CALL -> new ContentBlock.ToolCall(id, name,
                         arguments == null ? Json.mapper().createObjectNode() : arguments, null);

@@ -14,6 +14,8 @@ public final class ProviderVariables {
     private static final Map<String, String> BY_PROVIDER = Map.ofEntries(
             Map.entry("anthropic", "ANTHROPIC_API_KEY"),
             Map.entry("openai", "OPENAI_API_KEY"),
+            Map.entry("azure", "AZURE_OPENAI_API_KEY"),
+            Map.entry("azure-openai-responses", "AZURE_OPENAI_API_KEY"),
             Map.entry("openrouter", "OPENROUTER_API_KEY"),
             Map.entry("groq", "GROQ_API_KEY"),
             Map.entry("deepseek", "DEEPSEEK_API_KEY"),

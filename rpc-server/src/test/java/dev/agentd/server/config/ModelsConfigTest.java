@@ -65,7 +65,7 @@ class ModelsConfigTest {
     void aBadProviderEntryIsSkippedAndTheOthersKept() {
         ModelsConfig config = parse("""
                 {"providers":{
-                  "badApi":{"baseUrl":"https://x.example/v1","api":"openai-responses","models":[{"id":"a"}]},
+                  "badApi":{"baseUrl":"https://x.example/v1","api":"openai-codex-responses","models":[{"id":"a"}]},
                   "badUrl":{"baseUrl":"ftp://x","api":"openai-completions","models":[{"id":"b"}]},
                   "noUrl":{"api":"openai-completions","models":[{"id":"c"}]},
                   "badHeaders":{"baseUrl":"https://x.example","api":"anthropic-messages","headers":{"a":1},

@@ -7,6 +7,8 @@ import dev.agentd.server.ai.http.LazyHttpClient;
 import dev.agentd.server.ai.http.ProviderTimeouts;
 import dev.agentd.server.ai.http.StreamingExchange;
 import dev.agentd.server.ai.openai.OpenAiCompletionsProvider;
+import dev.agentd.server.ai.responses.AzureResponsesProvider;
+import dev.agentd.server.ai.responses.OpenAiResponsesProvider;
 import dev.agentd.server.ai.ReplyBound;
 import dev.agentd.server.runtime.OutputBackpressure;
 import dev.agentd.server.runtime.Scheduler;
@@ -42,6 +44,7 @@ public final class HttpProviders {
             Supplier<ProviderTimeouts> timeouts, LongSupplier maxReplyBytes, OutputBackpressure output) {
         HttpReplyStreamer streamer = new HttpReplyStreamer(new StreamingExchange(client, scheduler, output), scheduler,
                 timeouts, maxReplyBytes);
-        return List.of(new AnthropicProvider(streamer), new OpenAiCompletionsProvider(streamer));
+        return List.of(new AnthropicProvider(streamer), new OpenAiCompletionsProvider(streamer),
+                new OpenAiResponsesProvider(streamer), new AzureResponsesProvider(streamer));
     }
 }

@@ -3,6 +3,6 @@
  * over one lazily built client, shared by the Anthropic and OpenAI providers. It sits above
  * {@code ai.http} and the two providers so that {@code ai.http} need not know them (that arrow
  * would close a cycle). May import {@code ai}, {@code ai.http}, {@code ai.anthropic},
- * {@code ai.openai} and {@code runtime}.
+ * {@code ai.openai}, {@code ai.responses} and {@code runtime}.
  */
 package dev.agentd.server.ai.wiring;
