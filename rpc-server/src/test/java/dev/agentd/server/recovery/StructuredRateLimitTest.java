@@ -90,6 +90,16 @@ class StructuredRateLimitTest {
                         inBand("{\"type\":\"error\",\"error\":{\"type\":\"rate_limit_error\",\"message\":\"Token "
                                 + "quota exceeded, retry after 15 seconds\"}}", HttpErrors::errorDotType),
                         ErrorClass.RATE_LIMITED, 15_000L),
+                row("MockServer's anthropic quota window: rate_limit_error 'LLM request quota exceeded' + retry-after",
+                        http(429, "{\"type\":\"error\",\"error\":{\"type\":\"rate_limit_error\",\"message\":"
+                                + "\"LLM request quota exceeded\"}}", Map.of("retry-after", "4",
+                                "anthropic-ratelimit-requests-remaining", "0"), HttpErrors::errorDotType),
+                        ErrorClass.RATE_LIMITED, 4_000L),
+                row("MockServer's openai quota window: rate_limit_exceeded 'LLM request quota exceeded' + retry-after",
+                        http(429, "{\"error\":{\"message\":\"LLM request quota exceeded\",\"type\":"
+                                + "\"rate_limit_exceeded\",\"param\":null,\"code\":\"rate_limit_exceeded\"}}",
+                                Map.of("retry-after", "4", "x-ratelimit-reset-requests", "4s"),
+                                HttpErrors::errorCodeOrType), ErrorClass.RATE_LIMITED, 4_000L),
                 row("anthropic 429 'quota' words, no hint: still quota",
                         http(429, ANTHROPIC_QUOTA_WORDS, Map.of(), HttpErrors::errorDotType), ErrorClass.QUOTA, null),
                 row("anthropic spend limit code beats a hint",
