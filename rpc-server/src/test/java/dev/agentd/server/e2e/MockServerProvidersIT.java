@@ -220,7 +220,7 @@ class MockServerProvidersIT {
             Run failed = prompt("hi");
             assertEquals("error", failed.reply().path("stopReason").asText(), failed.end().toString());
             String error = failed.reply().path("errorMessage").asText();
-            assertTrue(error.contains("Malformed stream event"), error);
+            assertTrue(error.startsWith("Malformed " + api.api() + " stream event: "), error);
             assertEquals(2, failed.all("auto_retry_start").size(), "retried as a broken stream");
 
             rig.reset();
