@@ -15,7 +15,9 @@ import java.util.regex.Pattern;
  * provider's error type or code; only when none is known do the text patterns decide. The order:
  * <ol>
  *   <li>not an error → {@code NONE} / {@code ABORTED}; {@code errorType:"refusal"} → {@code REFUSAL};</li>
- *   <li>billing, quota or spend exhaustion (type or text, even as a 429) → {@code BILLING} / {@code QUOTA};</li>
+ *   <li>billing, quota or spend exhaustion (type or text, even as a 429) → {@code BILLING} / {@code QUOTA} —
+ *       except a hinted rate limit ({@link #hintedRateLimit}), whose quota or billing words are only
+ *       text: a per-minute "quota exceeded" with {@code Retry-After} is waited out like any hinted 429;</li>
  *   <li>context overflow (SPEC §8.1) → {@code OVERFLOW}; an empty errorMessage → {@code HARD};</li>
  *   <li>retryable or not, by {@code x-should-retry}, then the type, then the status, then the text;</li>
  *   <li>a retryable error is {@code USAGE_LIMIT}, {@code RATE_LIMITED} or {@code TRANSIENT}; a final one
@@ -46,6 +48,19 @@ public final class ErrorClassifier {
     private static final Set<String> ACCESS_TYPES = Set.of("permission_error", "permission_denied");
     private static final Set<String> RATE_LIMIT_TYPES = Set.of("rate_limit_error", "rate_limit_exceeded",
             "too_many_requests", "resource_exhausted");
+    /**
+     * The longest server hint that still reads as a rate-limit window rather than an exhausted
+     * quota: the default probe-back boundary ({@link HintTiers.Limits#DEFAULTS}), past which a
+     * 429 is answered by a switch without probing anyway.
+     */
+    static final long SHORT_HINT_MS = HintTiers.Limits.DEFAULTS.probeBackMaxMs();
+    /**
+     * Spend and balance codes inside the body: structured facts of their own, so they stay
+     * exhaustion even on a hinted 429 (Anthropic's workspace spend limit comes as a
+     * {@code rate_limit_error}).
+     */
+    static final Phrases EXHAUSTION_CODES = Phrases.of(List.of("spend_limit", "insufficient_quota", "billing_"),
+            "spend_limit", "insufficient_quota", "billing_(?:error|hard_limit|not_active)");
 
     /** Quota, budget and spend limits (checked before billing: a spend-limit body may say "billing"). */
     static final Phrases QUOTA = Phrases.of(List.of("spend_limit", "quota", "budget"),
@@ -122,7 +137,7 @@ public final class ErrorClassifier {
         if (ErrorTypes.REFUSAL.equals(type)) {
             return ErrorClass.REFUSAL;
         }
-        ErrorClass exhausted = exhausted(type, text);
+        ErrorClass exhausted = exhausted(type, text, hintedRateLimit(message, type));
         if (exhausted != null) {
             return exhausted;
         }
@@ -148,12 +163,29 @@ public final class ErrorClassifier {
         return retryable ? retryableClass(status, type, text, scope) : finalClass(status, type, text);
     }
 
-    private static ErrorClass exhausted(String type, String text) {
+    /**
+     * A 429 (or a rate-limit type without a status, in-band) that carries a server hint shorter
+     * than {@link #SHORT_HINT_MS}: the server names a window to wait, so the structure says
+     * "rate limited" whatever the message's words (issue 25 item 7: Gemini's per-minute
+     * "Quota exceeded for quota metric …" with a RetryInfo of seconds, a gateway's
+     * "quota exceeded" 429 with {@code Retry-After}).
+     */
+    private static boolean hintedRateLimit(AgentMessage.Assistant message, String type) {
+        Long hint = message.retryAfterMs();
+        Integer status = message.errorStatus();
+        boolean rateLimit = status != null ? status == 429 : type != null && RATE_LIMIT_TYPES.contains(type);
+        return rateLimit && hint != null && hint >= 0 && hint < SHORT_HINT_MS;
+    }
+
+    private static ErrorClass exhausted(String type, String text, boolean hintedRateLimit) {
         if (matches(QUOTA, type)) {
             return ErrorClass.QUOTA;
         }
         if (matches(BILLING, type)) {
             return ErrorClass.BILLING;
+        }
+        if (hintedRateLimit && !matches(EXHAUSTION_CODES, text)) {
+            return null;
         }
         if (matches(QUOTA, text)) {
             return ErrorClass.QUOTA;

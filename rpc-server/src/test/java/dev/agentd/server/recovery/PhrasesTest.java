@@ -50,6 +50,14 @@ class PhrasesTest {
     }
 
     @Test
+    void exhaustionCodesAreReachedThroughTheirAnchors() {
+        for (String sample : List.of("spend_limit_exceeded", "insufficient_quota", "billing_hard_limit_reached")) {
+            assertTrue(ErrorClassifier.EXHAUSTION_CODES.in("code: " + sample + "."), sample);
+        }
+        assertFalse(ErrorClassifier.EXHAUSTION_CODES.in("check your plan and billing details"));
+    }
+
+    @Test
     void textWithoutAnAnchorIsNoMatchAndNullIsNone() {
         assertFalse(ErrorClassifier.TRANSIENT_TEXT.in("nothing to see here"));
         assertFalse(ErrorClassifier.TRANSIENT_TEXT.in(null));

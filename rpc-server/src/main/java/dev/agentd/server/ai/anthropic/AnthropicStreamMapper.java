@@ -213,6 +213,8 @@ final class AnthropicStreamMapper implements StreamMapper {
     private ProviderError malformed(SseEvent event) {
         String data = redactor.apply(event.data());
         data = data.length() > 200 ? data.substring(0, 200) + "…" : data;
-        return new ProviderError("Malformed stream event: " + data, null, ErrorTypes.STREAM_TRUNCATED, null, null);
+        // Named for the API: a fallback chain mixes APIs, and the error must say whose stream broke.
+        return new ProviderError("Malformed " + AnthropicProvider.API + " stream event: " + data, null,
+                ErrorTypes.STREAM_TRUNCATED, null, null);
     }
 }

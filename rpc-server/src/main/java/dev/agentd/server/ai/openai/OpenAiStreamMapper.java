@@ -241,6 +241,8 @@ final class OpenAiStreamMapper implements StreamMapper {
     private ProviderError malformed(String data) {
         String shown = redactor.apply(data);
         shown = shown.length() > 200 ? shown.substring(0, 200) + "…" : shown;
-        return new ProviderError("Malformed stream event: " + shown, null, ErrorTypes.STREAM_TRUNCATED, null, null);
+        // Named for the API: a fallback chain mixes APIs, and the error must say whose stream broke.
+        return new ProviderError("Malformed " + OpenAiCompletionsProvider.API + " stream event: " + shown, null,
+                ErrorTypes.STREAM_TRUNCATED, null, null);
     }
 }

@@ -229,7 +229,7 @@ class AnthropicFailuresTest {
     void garbageIsAMalformedStreamEvent() {
         server.enqueue(sse(chunks(messageStart(10, 0, 0), "event: content_block_delta\ndata: {not json\n\n")));
         AgentMessage.Assistant reply = send();
-        assertTrue(reply.errorMessage().startsWith("Malformed stream event: {not json"), reply.errorMessage());
+        assertTrue(reply.errorMessage().startsWith("Malformed anthropic-messages stream event: {not json"), reply.errorMessage());
         assertEquals(ErrorTypes.STREAM_TRUNCATED, reply.errorType());
     }
 

@@ -213,6 +213,16 @@ class OpenAiCompletionsProviderTest {
     }
 
     @Test
+    void garbageIsAMalformedStreamEventNamingTheApi() {
+        server.enqueue(sse(List.of(role(), content("Partial"), "data: {\"malformed\":true\n\n")));
+        AgentMessage.Assistant reply = send();
+        assertEquals(ErrorTypes.STREAM_TRUNCATED, reply.errorType());
+        assertTrue(reply.errorMessage().startsWith("Malformed openai-completions stream event: {\"malformed\":true"),
+                reply.errorMessage());
+        assertEquals("Partial", reply.text());
+    }
+
+    @Test
     void anInBandErrorChunkUsesItsCode() {
         String chunk = inBandError("Streaming response failed: [500] upstream", "server_error", "server_error");
         server.enqueue(sse(List.of(role(), content("Partial"), chunk)));
