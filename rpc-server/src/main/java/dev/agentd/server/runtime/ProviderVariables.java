@@ -26,7 +26,7 @@ public final class ProviderVariables {
             Map.entry("together", "TOGETHER_API_KEY"),
             Map.entry("fireworks", "FIREWORKS_API_KEY"));
     /** Key variables of tools the user may run that agentd itself does not read. */
-    private static final Set<String> OTHERS = Set.of("GEMINI_API_KEY", "GOOGLE_API_KEY", "ANTHROPIC_AUTH_TOKEN");
+    private static final Set<String> OTHERS = Set.of("GOOGLE_API_KEY", "ANTHROPIC_AUTH_TOKEN");
 
     /** Every known key variable: the providers' and the others'. */
     public static final Set<String> ALL = all();
