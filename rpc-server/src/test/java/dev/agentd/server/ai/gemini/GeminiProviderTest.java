@@ -305,13 +305,18 @@ class GeminiProviderTest {
     void hostileInputEndsTheAttemptWithAnErrorNamingTheApi() {
         String huge = "x".repeat(600_000);
         String unterminated = "{\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"" + KEY + "\"";
-        server.enqueue(sse(List.of(GeminiWire.data(unterminated), GeminiWire.data("[".repeat(5000)))),
+        String deep = "{\"candidates\":" + "[".repeat(5000) + "]".repeat(5000) + "}";
+        server.enqueue(sse(List.of(GeminiWire.data(unterminated))), sse(List.of(GeminiWire.data(deep))),
                 sse(List.of(chunk(null, part(huge)), chunk("STOP", part("end")))));
         AgentMessage.Assistant malformed = sendHi();
         assertEquals(ErrorTypes.STREAM_TRUNCATED, malformed.errorType());
         assertTrue(malformed.errorMessage().startsWith("Malformed google-generative-ai stream event"),
                 malformed.errorMessage());
         assertFalse(malformed.errorMessage().contains(KEY), "the key is redacted");
+        AgentMessage.Assistant nested = sendHi();
+        assertEquals(ErrorTypes.STREAM_TRUNCATED, nested.errorType(), nested.errorMessage());
+        assertTrue(nested.errorMessage().startsWith("Malformed google-generative-ai stream event"),
+                nested.errorMessage());
 
         model = model("gemini-2.5-flash", 10);
         AgentMessage.Assistant tooLarge = sendHi();
