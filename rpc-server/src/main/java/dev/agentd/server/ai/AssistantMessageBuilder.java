@@ -102,6 +102,18 @@ public final class AssistantMessageBuilder {
         block.signature = block.signature == null ? signature : block.signature + signature;
     }
 
+    /**
+     * Sets (replaces) the signature of a text, thinking or tool-call block: Gemini's
+     * {@code thoughtSignature}, which may ride on any part and is replayed with it, the latest one
+     * winning. Anthropic's signature deltas append instead ({@link #thinkingSignature}).
+     */
+    public void signature(int index, String signature) {
+        if (signature == null || signature.isEmpty() || !admit(signature)) {
+            return;
+        }
+        blocks.get(index).signature = signature;
+    }
+
     public void redactedThinking(String data) {
         if (!admit(data)) {
             return;
@@ -306,7 +318,7 @@ public final class AssistantMessageBuilder {
                 case TEXT -> new ContentBlock.Text(text.toString(), signature);
                 case THINKING -> new ContentBlock.Thinking(text.toString(), signature, redacted ? Boolean.TRUE : null);
                 case TOOL_CALL -> new ContentBlock.ToolCall(id, name,
-                        arguments == null ? Json.mapper().createObjectNode() : arguments, null);
+                        arguments == null ? Json.mapper().createObjectNode() : arguments, signature);
             };
         }
     }

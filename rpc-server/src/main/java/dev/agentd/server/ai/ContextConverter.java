@@ -101,7 +101,8 @@ public final class ContextConverter {
         for (ContentBlock block : message.content()) {
             if (block instanceof ContentBlock.Text text) {
                 if (text.text() != null && !text.text().isBlank()) {
-                    out.add(text);
+                    // A text or call signature (Gemini's thoughtSignature) verifies only for the model that made it.
+                    out.add(sameModel || text.textSignature() == null ? text : new ContentBlock.Text(text.text()));
                 }
             } else if (block instanceof ContentBlock.Thinking thinking) {
                 boolean redacted = Boolean.TRUE.equals(thinking.redacted());
@@ -112,7 +113,8 @@ public final class ContextConverter {
                     out.add(new ContentBlock.Text(thinking.thinking()));
                 }
             } else if (block instanceof ContentBlock.ToolCall call) {
-                out.add(call);
+                out.add(sameModel || call.thoughtSignature() == null ? call
+                        : new ContentBlock.ToolCall(call.id(), call.name(), call.arguments(), null));
             } else if (!(block instanceof ContentBlock.Image || block instanceof ContentBlock.Unknown)) {
                 // A model never sends images, and an unknown block is kept for the file, not replayed.
                 throw new IllegalStateException("unhandled assistant block: " + block);

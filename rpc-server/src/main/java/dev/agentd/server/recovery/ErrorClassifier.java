@@ -35,16 +35,20 @@ public final class ErrorClassifier {
             "overloaded_error", "rate_limit_error", "api_error",
             // OpenAI and compatible servers
             "rate_limit_exceeded", "server_error", "server_is_overloaded", "slow_down",
+            // Gemini's google.rpc status names (error.status, lower-cased)
+            "unavailable", "internal", "deadline_exceeded", "resource_exhausted",
             // failures agentd raises itself
             ErrorTypes.CONNECTION, ErrorTypes.CONNECT_TIMEOUT, ErrorTypes.STREAM_START_TIMEOUT,
             ErrorTypes.STREAM_IDLE_TIMEOUT, ErrorTypes.STREAM_TRUNCATED);
     private static final Set<String> FINAL_TYPES = Set.of("authentication_error", "permission_error",
             "invalid_request_error", "not_found_error", "billing_error", "insufficient_quota",
             "invalid_api_key", "context_length_exceeded", "request_too_large",
+            // Gemini: a bad request (an over-long context is found as overflow before this), key, access
+            "invalid_argument", "failed_precondition", "unauthenticated", "permission_denied",
             // a reply cut at its bound: a retry would stream the same again (issue 22)
             ErrorTypes.REPLY_TOO_LARGE);
     private static final Set<String> CREDENTIAL_TYPES = Set.of("authentication_error", "invalid_api_key",
-            "invalid_grant");
+            "invalid_grant", "unauthenticated");
     private static final Set<String> ACCESS_TYPES = Set.of("permission_error", "permission_denied");
     private static final Set<String> RATE_LIMIT_TYPES = Set.of("rate_limit_error", "rate_limit_exceeded",
             "too_many_requests", "resource_exhausted");
@@ -62,6 +66,13 @@ public final class ErrorClassifier {
     static final Phrases EXHAUSTION_CODES = Phrases.of(List.of("spend_limit", "insufficient_quota", "billing_"),
             "spend_limit", "insufficient_quota", "billing_(?:error|hard_limit|not_active)");
 
+    /**
+     * Gemini's 429 status. A {@code QuotaFailure} whose quotaId is a daily one ("PerDay") is
+     * exhaustion even with a short {@code RetryInfo} (Google sends one either way); a per-minute
+     * one is a hinted rate limit ({@link #hintedRateLimit}).
+     */
+    private static final String RESOURCE_EXHAUSTED = "resource_exhausted";
+    static final Phrases DAILY_QUOTA = Phrases.of(List.of("perday"), "perday");
     /** Quota, budget and spend limits (checked before billing: a spend-limit body may say "billing"). */
     static final Phrases QUOTA = Phrases.of(List.of("spend_limit", "quota", "budget"),
             "enforced_spend_limit_reached", "spend_limit_exceeded", "quota exceeded", "out of budget");
@@ -97,7 +108,9 @@ public final class ErrorClassifier {
     static final Phrases CREDENTIAL_TEXT = Phrases.of(List.of("unauthori", "authentication", "api", "revoked",
             "invalid_grant"),
             "unauthori[sz]ed", "authentication.(?:error|failed)", "invalid.x-api-key", "invalid.api.key",
-            "incorrect api key", "token has been revoked", "invalid_grant");
+            "incorrect api key", "token has been revoked", "invalid_grant",
+            // Gemini answers a bad key with 400 INVALID_ARGUMENT, reason API_KEY_INVALID
+            "api key not valid", "api_key_invalid");
     static final Phrases ACCESS_TEXT = Phrases.of(List.of("forbidden", "access denied", "not entitled",
             "insufficient permissions", "not available"),
             "forbidden", "access denied", "not entitled", "insufficient permissions",
@@ -178,6 +191,9 @@ public final class ErrorClassifier {
     }
 
     private static ErrorClass exhausted(String type, String text, boolean hintedRateLimit) {
+        if (RESOURCE_EXHAUSTED.equals(type) && DAILY_QUOTA.in(text)) {
+            return ErrorClass.QUOTA;
+        }
         if (matches(QUOTA, type)) {
             return ErrorClass.QUOTA;
         }

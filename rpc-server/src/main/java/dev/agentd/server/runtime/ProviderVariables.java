@@ -16,6 +16,7 @@ public final class ProviderVariables {
             Map.entry("openai", "OPENAI_API_KEY"),
             Map.entry("azure", "AZURE_OPENAI_API_KEY"),
             Map.entry("azure-openai-responses", "AZURE_OPENAI_API_KEY"),
+            Map.entry("google", "GEMINI_API_KEY"),
             Map.entry("openrouter", "OPENROUTER_API_KEY"),
             Map.entry("groq", "GROQ_API_KEY"),
             Map.entry("deepseek", "DEEPSEEK_API_KEY"),
@@ -25,7 +26,7 @@ public final class ProviderVariables {
             Map.entry("together", "TOGETHER_API_KEY"),
             Map.entry("fireworks", "FIREWORKS_API_KEY"));
     /** Key variables of tools the user may run that agentd itself does not read. */
-    private static final Set<String> OTHERS = Set.of("GEMINI_API_KEY", "GOOGLE_API_KEY", "ANTHROPIC_AUTH_TOKEN");
+    private static final Set<String> OTHERS = Set.of("GOOGLE_API_KEY", "ANTHROPIC_AUTH_TOKEN");
 
     /** Every known key variable: the providers' and the others'. */
     public static final Set<String> ALL = all();

@@ -90,7 +90,7 @@ class ModelsConfigTest {
                   {"id":"x","reasoning":"yes","input":["text","audio"],"contextWindow":-1,"maxTokens":1.5,
                    "cost":{"input":-1,"output":"2"}},
                   {"id":"x"},
-                  {"id":"y","api":"google-generative-ai"}]}}}""");
+                  {"id":"y","api":"no-such-api"}]}}}""");
         List<Model> models = config.models();
         assertEquals(1, models.size());
         Model x = models.get(0);

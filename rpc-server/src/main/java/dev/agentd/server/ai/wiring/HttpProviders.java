@@ -2,6 +2,7 @@ package dev.agentd.server.ai.wiring;
 
 import dev.agentd.server.ai.Provider;
 import dev.agentd.server.ai.anthropic.AnthropicProvider;
+import dev.agentd.server.ai.gemini.GeminiProvider;
 import dev.agentd.server.ai.http.HttpReplyStreamer;
 import dev.agentd.server.ai.http.LazyHttpClient;
 import dev.agentd.server.ai.http.ProviderTimeouts;
@@ -45,6 +46,7 @@ public final class HttpProviders {
         HttpReplyStreamer streamer = new HttpReplyStreamer(new StreamingExchange(client, scheduler, output), scheduler,
                 timeouts, maxReplyBytes);
         return List.of(new AnthropicProvider(streamer), new OpenAiCompletionsProvider(streamer),
-                new OpenAiResponsesProvider(streamer), new AzureResponsesProvider(streamer));
+                new OpenAiResponsesProvider(streamer), new AzureResponsesProvider(streamer),
+                new GeminiProvider(streamer));
     }
 }
