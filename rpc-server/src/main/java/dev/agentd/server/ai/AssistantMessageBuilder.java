@@ -75,13 +75,6 @@ public final class AssistantMessageBuilder {
         close(index, "text_end");
     }
 
-    /** The text block's provider id (openai-responses: its message item), replayed with the text. */
-    public void textSignature(int index, String signature) {
-        if (admit(signature)) {
-            blocks.get(index).signature = signature;
-        }
-    }
-
     public int startThinking() {
         return open(new Block(Kind.THINKING), "thinking_start");
     }
@@ -103,9 +96,10 @@ public final class AssistantMessageBuilder {
     }
 
     /**
-     * Sets (replaces) the signature of a text, thinking or tool-call block: Gemini's
-     * {@code thoughtSignature}, which may ride on any part and is replayed with it, the latest one
-     * winning. Anthropic's signature deltas append instead ({@link #thinkingSignature}).
+     * Sets (replaces) the signature of a text, thinking or tool-call block, replayed with it on the
+     * next turn: Gemini's {@code thoughtSignature}, which may ride on any part, the latest one
+     * winning; openai-responses' message item id on a text block. Anthropic's signature deltas
+     * append instead ({@link #thinkingSignature}).
      */
     public void signature(int index, String signature) {
         if (signature == null || signature.isEmpty() || !admit(signature)) {

@@ -253,7 +253,7 @@ final class ResponsesStreamMapper implements StreamMapper {
                 reply.endText(slot.index);
                 String id = text(item.path("id"));
                 if (id != null) {
-                    reply.textSignature(slot.index, ReasoningItems.textSignature(cut(id), cut(text(item.path("phase")))));
+                    reply.signature(slot.index, ReasoningItems.textSignature(cut(id), cut(text(item.path("phase")))));
                 }
             }
             case TOOL -> {
