@@ -24,8 +24,8 @@ import dev.agentd.server.recovery.ErrorClass;
 import dev.agentd.server.recovery.ErrorClassifier;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.runtime.SystemScheduler;
+import dev.agentd.server.testing.http.BedrockWire;
 import dev.agentd.server.testing.http.RecordingListener;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -42,8 +42,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.eventstream.HeaderValue;
-import software.amazon.eventstream.Message;
 
 /** bedrock-converse-stream against a loopback server answering with event-stream frames encoded by AWS's library. */
 class BedrockProviderTest {
@@ -93,29 +91,15 @@ class BedrockProviderTest {
     }
 
     static byte[] frame(String type, String json) {
-        return frame(":event-type", type, "event", json);
+        return BedrockWire.event(type, json);
     }
 
     static byte[] frame(String typeHeader, String type, String kind, String json) {
-        Map<String, HeaderValue> headers = new LinkedHashMap<>();
-        headers.put(":message-type", HeaderValue.fromString(kind));
-        headers.put(typeHeader, HeaderValue.fromString(type));
-        headers.put(":content-type", HeaderValue.fromString("application/json"));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try {
-            new Message(headers, json.getBytes(StandardCharsets.UTF_8)).encode(out);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-        return out.toByteArray();
+        return BedrockWire.frame(typeHeader, type, kind, json);
     }
 
     static byte[] concat(byte[]... frames) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (byte[] f : frames) {
-            out.writeBytes(f);
-        }
-        return out.toByteArray();
+        return BedrockWire.concat(frames);
     }
 
     static byte[] textReply() {
