@@ -65,8 +65,9 @@ final class LayerRules {
         t.put("ai.openai", List.of(PROTOCOL, "ai", "ai.http", "ai.sse", "ai.catalog", "runtime"));
         t.put("ai.responses", List.of(PROTOCOL, "ai", "ai.http", "ai.sse", "ai.catalog", "runtime"));
         t.put("ai.gemini", List.of(PROTOCOL, "ai", "ai.http", "ai.sse", "ai.catalog", "runtime"));
+        t.put("ai.bedrock", List.of(PROTOCOL, "ai", "ai.http", "ai.sse", "ai.catalog", "runtime"));
         t.put("ai.wiring", List.of("ai", "ai.http", "ai.anthropic", "ai.openai", "ai.responses", "ai.gemini",
-                "runtime"));
+                "ai.bedrock", "runtime"));
         t.put("recovery", List.of(PROTOCOL, "ai", "compaction", "config"));
         t.put("compaction", List.of(PROTOCOL, "config", "runtime"));
         t.put("fallback", List.of(PROTOCOL, "ai", "recovery", "config", "runtime"));

@@ -66,9 +66,30 @@ public final class HttpReplyStreamer {
             Supplier<JsonNode> body, Function<JsonNode, String> errorType,
             BiFunction<AssistantMessageBuilder, Redactor, StreamMapper> mappers, StreamListener listener,
             CancellationToken cancel) {
+        return post(request, path, apiHeaders, body, errorType, mappers, listener, cancel, Signer.NONE,
+                BodyReader.SSE);
+    }
+
+    /**
+     * Signs a request after its URL, headers and body are final (AWS SigV4): the headers it
+     * returns are added last. A failure it throws is shown as it is, so it must name no secret;
+     * secrets it uses must be known to {@link dev.agentd.server.runtime.KnownSecrets} by then.
+     */
+    @FunctionalInterface
+    public interface Signer {
+        Signer NONE = (uri, headers, body) -> Map.of();
+
+        Map<String, String> sign(URI uri, Map<String, String> headers, byte[] body)
+                throws RequestHeaders.InvalidRequestException;
+    }
+
+    /** {@link #post} with a request {@code signer} and a body {@code reader} other than SSE. */
+    public AgentMessage.Assistant post(StreamRequest request, String path, Map<String, String> apiHeaders,
+            Supplier<JsonNode> body, Function<JsonNode, String> errorType,
+            BiFunction<AssistantMessageBuilder, Redactor, StreamMapper> mappers, StreamListener listener,
+            CancellationToken cancel, Signer signer, BodyReader reader) {
         AssistantMessageBuilder reply = new AssistantMessageBuilder(request.model(), scheduler.now(), listener,
                 ReplyBound.of(request.model(), maxReplyBytes.getAsLong()));
-        Redactor redactor = Redactor.of(request.apiKey(), request.headers().values());
         HttpRequest http;
         try {
             Map<String, String> headers = new LinkedHashMap<>();
@@ -76,8 +97,9 @@ public final class HttpReplyStreamer {
             headers.putAll(apiHeaders);
             headers.putAll(request.headers());
             byte[] bytes = Json.mapper().writeValueAsBytes(body.get());
-            http = RequestHeaders.post(URI.create(RequestHeaders.join(request.model().baseUrl(), path)), headers,
-                    bytes);
+            URI uri = URI.create(RequestHeaders.join(request.model().baseUrl(), path));
+            headers.putAll(signer.sign(uri, headers, bytes));
+            http = RequestHeaders.post(uri, headers, bytes);
         } catch (RequestHeaders.InvalidRequestException e) {
             return reply.fail(ProviderError.of(e.getMessage()));
         } catch (Exception e) {
@@ -85,7 +107,9 @@ public final class HttpReplyStreamer {
             LOG.debug("could not build the {} request: {}", request.model().api(), e.getClass().getName());
             return reply.fail(ProviderError.of("Could not build the request: " + e.getClass().getSimpleName()));
         }
-        return stream(http, redactor, errorType, reply, mappers.apply(reply, redactor), cancel);
+        // Built after signing: the signer's secrets are known by now.
+        Redactor redactor = Redactor.of(request.apiKey(), request.headers().values());
+        return stream(http, redactor, errorType, reply, mappers.apply(reply, redactor), cancel, reader);
     }
 
     /**
@@ -94,7 +118,7 @@ public final class HttpReplyStreamer {
      * @param errorType reads the provider's error type or code from a JSON error body
      */
     private AgentMessage.Assistant stream(HttpRequest request, Redactor redactor, Function<JsonNode, String> errorType,
-            AssistantMessageBuilder reply, StreamMapper mapper, CancellationToken cancel) {
+            AssistantMessageBuilder reply, StreamMapper mapper, CancellationToken cancel, BodyReader reader) {
         ProviderError[] mapperFailure = {null};
         SseParser.Handler handler = new SseParser.Handler() {
             @Override
@@ -111,7 +135,7 @@ public final class HttpReplyStreamer {
                 }
             }
         };
-        ExchangeResult result = exchange.run(request, timeouts.get(), cancel, reply::start, handler);
+        ExchangeResult result = exchange.run(request, timeouts.get(), cancel, reply::start, handler, reader);
         if (result instanceof ExchangeResult.Aborted) {
             return reply.aborted();
         }

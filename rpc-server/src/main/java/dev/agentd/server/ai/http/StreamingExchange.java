@@ -60,15 +60,21 @@ public final class StreamingExchange {
      */
     public ExchangeResult run(HttpRequest request, ProviderTimeouts timeouts, CancellationToken cancel,
             Runnable onResponse, SseParser.Handler handler) {
+        return run(request, timeouts, cancel, onResponse, handler, BodyReader.SSE);
+    }
+
+    /** Runs the exchange, reading the body with {@code reader} (SSE or a binary frame format). */
+    public ExchangeResult run(HttpRequest request, ProviderTimeouts timeouts, CancellationToken cancel,
+            Runnable onResponse, SseParser.Handler handler, BodyReader reader) {
         long start = scheduler.monotonicMs();
         RequestLog.Seen seen = new RequestLog.Seen();
-        ExchangeResult result = exchange(request, timeouts, cancel, onResponse, handler, seen, start);
+        ExchangeResult result = exchange(request, timeouts, cancel, onResponse, handler, reader, seen, start);
         RequestLog.log(request, result, seen, scheduler.monotonicMs() - start);
         return result;
     }
 
     private ExchangeResult exchange(HttpRequest request, ProviderTimeouts timeouts, CancellationToken cancel,
-            Runnable onResponse, SseParser.Handler handler, RequestLog.Seen seen, long start) {
+            Runnable onResponse, SseParser.Handler handler, BodyReader reader, RequestLog.Seen seen, long start) {
         Kill kill = new Kill();
         StreamWatchdog watchdog = new StreamWatchdog(scheduler, timeouts, kill, output);
         Runnable unregister = cancel.onCancel(kill);
@@ -87,7 +93,7 @@ public final class StreamingExchange {
                 return new ExchangeResult.HttpFailure(status, response.headers(), readLimited(body));
             }
             onResponse.run();
-            boolean ended = new SseParser(new SseParser.Handler() {
+            boolean ended = reader.read(body, new SseParser.Handler() {
                 @Override
                 public boolean onEvent(SseEvent event) {
                     watchdog.event();
@@ -99,7 +105,7 @@ public final class StreamingExchange {
                     watchdog.comment();
                     handler.onComment(comment);
                 }
-            }).parse(body);
+            });
             if (!ended) {
                 drain(body, watchdog);
             }

@@ -3,6 +3,7 @@ package dev.agentd.server.ai.wiring;
 import dev.agentd.server.ai.Provider;
 import dev.agentd.server.ai.anthropic.AnthropicProvider;
 import dev.agentd.server.ai.gemini.GeminiProvider;
+import dev.agentd.server.ai.bedrock.BedrockProvider;
 import dev.agentd.server.ai.http.HttpReplyStreamer;
 import dev.agentd.server.ai.http.LazyHttpClient;
 import dev.agentd.server.ai.http.ProviderTimeouts;
@@ -47,6 +48,7 @@ public final class HttpProviders {
                 timeouts, maxReplyBytes);
         return List.of(new AnthropicProvider(streamer), new OpenAiCompletionsProvider(streamer),
                 new OpenAiResponsesProvider(streamer), new AzureResponsesProvider(streamer),
-                new GeminiProvider(streamer));
+                new GeminiProvider(streamer),
+                new BedrockProvider(streamer));
     }
 }
