@@ -25,8 +25,14 @@ public final class ProviderVariables {
             Map.entry("mistral", "MISTRAL_API_KEY"),
             Map.entry("together", "TOGETHER_API_KEY"),
             Map.entry("fireworks", "FIREWORKS_API_KEY"));
-    /** Key variables of tools the user may run that agentd itself does not read. */
-    private static final Set<String> OTHERS = Set.of("GOOGLE_API_KEY", "ANTHROPIC_AUTH_TOKEN");
+    /**
+     * Other secrets: key variables of tools the user may run that agentd itself does not read, and
+     * the AWS credentials the Bedrock provider reads through the AWS credential chain (redacted
+     * like any key, and kept from the tools' environment, so a command the model runs cannot
+     * send them anywhere).
+     */
+    private static final Set<String> OTHERS = Set.of("GOOGLE_API_KEY", "ANTHROPIC_AUTH_TOKEN", "AWS_SECRET_ACCESS_KEY",
+            "AWS_SESSION_TOKEN", "AWS_BEARER_TOKEN_BEDROCK");
 
     /** Every known key variable: the providers' and the others'. */
     public static final Set<String> ALL = all();

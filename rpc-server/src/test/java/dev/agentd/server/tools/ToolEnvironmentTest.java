@@ -28,4 +28,12 @@ class ToolEnvironmentTest {
                 ToolEnvironment.ALLOW_VARIABLE, "https_proxy");
         assertEquals(allowed, ToolEnvironment.forTools(allowed));
     }
+
+    @Test
+    void awsCredentialsTheBedrockProviderReadsAreKeptFromTools() {
+        assertEquals(Map.of("AWS_REGION", "us-west-2", "AWS_ACCESS_KEY_ID", "AKIAEXAMPLE"), ToolEnvironment.forTools(Map.of(
+                "AWS_REGION", "us-west-2", "AWS_ACCESS_KEY_ID", "AKIAEXAMPLE",
+                "AWS_SECRET_ACCESS_KEY", "wJalrXUtnFEMI/K7MDENG", "AWS_SESSION_TOKEN", "IQoJb3JpZ2luX2Vj",
+                "AWS_BEARER_TOKEN_BEDROCK", "ABSKQmVkcm9jaw")));
+    }
 }
