@@ -17,4 +17,15 @@ public record ProviderError(String message, Integer status, String type, Long re
     public static ProviderError of(String message) {
         return new ProviderError(message, null, null, null, null);
     }
+
+    /** The model declined (a refusal stop, a safety or content filter): errorType {@code refusal}. */
+    public static ProviderError refusal(String message) {
+        return new ProviderError(message, null, ErrorTypes.REFUSAL, null, null);
+    }
+
+    /** A refusal whose text the model streamed; a blank one reads "The model refused to answer". */
+    public static ProviderError refusal(CharSequence streamed) {
+        String text = streamed.toString().strip();
+        return refusal(text.isEmpty() ? "The model refused to answer" : text);
+    }
 }

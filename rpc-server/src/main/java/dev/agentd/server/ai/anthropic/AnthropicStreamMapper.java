@@ -119,8 +119,8 @@ final class AnthropicStreamMapper implements StreamMapper {
             case "end_turn", "stop_sequence", "pause_turn" -> new Outcome.Done(StopReason.STOP);
             case "max_tokens", "model_context_window_exceeded" -> new Outcome.Done(StopReason.LENGTH);
             case "tool_use" -> new Outcome.Done(StopReason.TOOL_USE);
-            case "refusal" -> new Outcome.Failed(new ProviderError(
-                    "The model refused to answer (stop_reason: refusal)", null, ErrorTypes.REFUSAL, null, null));
+            case "refusal" -> new Outcome.Failed(ProviderError.refusal(
+                    "The model refused to answer (stop_reason: refusal)"));
             default -> new Outcome.Failed(ProviderError.of("Unhandled stop reason: " + stopReason));
         };
     }

@@ -98,7 +98,7 @@ final class BedrockStreamMapper implements StreamMapper {
             case "max_tokens", "model_context_window_exceeded" -> StopReason.LENGTH;
             case "tool_use" -> StopReason.TOOL_USE;
             case "guardrail_intervened", "content_filtered" -> {
-                failure = new ProviderError("Bedrock refused: " + reason, null, ErrorTypes.REFUSAL, null, null);
+                failure = ProviderError.refusal("Bedrock refused: " + reason);
                 yield StopReason.ERROR;
             }
             default -> {

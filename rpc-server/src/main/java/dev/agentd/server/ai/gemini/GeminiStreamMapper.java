@@ -115,7 +115,7 @@ final class GeminiStreamMapper implements StreamMapper {
             return new Outcome.Failed(failure);
         }
         if (blockReason != null) {
-            return new Outcome.Failed(refusal("The provider blocked the prompt (promptFeedback.blockReason: "
+            return new Outcome.Failed(ProviderError.refusal("The provider blocked the prompt (promptFeedback.blockReason: "
                     + blockReason + ")"));
         }
         if (finishReason == null) {
@@ -123,7 +123,7 @@ final class GeminiStreamMapper implements StreamMapper {
                     null, ErrorTypes.STREAM_TRUNCATED, null, null));
         }
         if (REFUSALS.contains(finishReason)) {
-            return new Outcome.Failed(refusal("The provider's safety filter stopped the reply (finishReason: "
+            return new Outcome.Failed(ProviderError.refusal("The provider's safety filter stopped the reply (finishReason: "
                     + finishReason + ")"));
         }
         return switch (finishReason) {
@@ -223,10 +223,6 @@ final class GeminiStreamMapper implements StreamMapper {
 
     private String reason(String raw) {
         return TextBounds.cut(redactor.apply(raw), TextBounds.MAX_REASON_CHARS);
-    }
-
-    private static ProviderError refusal(String message) {
-        return new ProviderError(message, null, ErrorTypes.REFUSAL, null, null);
     }
 
     private ProviderError malformed(String data) {

@@ -109,9 +109,7 @@ final class OpenAiStreamMapper implements StreamMapper {
             return new Outcome.Failed(failure);
         }
         if (refusal != null) {
-            String text = refusal.toString().strip();
-            return new Outcome.Failed(new ProviderError(text.isEmpty() ? "The model refused to answer" : text, null,
-                    ErrorTypes.REFUSAL, null, null));
+            return new Outcome.Failed(ProviderError.refusal(refusal));
         }
         if (!done && finishReason == null) {
             return new Outcome.Failed(new ProviderError("Stream terminated before [DONE]", null,
@@ -126,9 +124,8 @@ final class OpenAiStreamMapper implements StreamMapper {
             case "stop", "end_turn", "eos" -> new Outcome.Done(calledTools ? StopReason.TOOL_USE : StopReason.STOP);
             case "length" -> new Outcome.Done(StopReason.LENGTH);
             case "tool_calls", "function_call" -> new Outcome.Done(StopReason.TOOL_USE);
-            case "content_filter" -> new Outcome.Failed(new ProviderError(
-                    "The provider's content filter stopped the reply (finish_reason: content_filter)", null,
-                    ErrorTypes.REFUSAL, null, null));
+            case "content_filter" -> new Outcome.Failed(ProviderError.refusal(
+                    "The provider's content filter stopped the reply (finish_reason: content_filter)"));
             default -> new Outcome.Failed(ProviderError.of("Unhandled stop reason: " + finishReason));
         };
     }

@@ -132,9 +132,7 @@ final class ResponsesStreamMapper implements StreamMapper {
             return new Outcome.Failed(failure);
         }
         if (refusal != null) {
-            String text = refusal.toString().strip();
-            return new Outcome.Failed(new ProviderError(text.isEmpty() ? "The model refused to answer" : text, null,
-                    ErrorTypes.REFUSAL, null, null));
+            return new Outcome.Failed(ProviderError.refusal(refusal));
         }
         if (status == null) {
             return new Outcome.Failed(new ProviderError(api + " stream ended before response.completed", null,
@@ -144,9 +142,8 @@ final class ResponsesStreamMapper implements StreamMapper {
             case "completed", "in_progress", "queued" ->
                     new Outcome.Done(calledTools ? StopReason.TOOL_USE : StopReason.STOP);
             case "incomplete" -> "max_output_tokens".equals(incompleteReason) ? new Outcome.Done(StopReason.LENGTH)
-                    : "content_filter".equals(incompleteReason) ? new Outcome.Failed(new ProviderError(
-                            "The provider's content filter stopped the reply (incomplete: content_filter)", null,
-                            ErrorTypes.REFUSAL, null, null))
+                    : "content_filter".equals(incompleteReason) ? new Outcome.Failed(ProviderError.refusal(
+                            "The provider's content filter stopped the reply (incomplete: content_filter)"))
                     : new Outcome.Failed(ProviderError.of("Response incomplete: "
                             + (incompleteReason == null ? "no reason given" : incompleteReason)));
             default -> new Outcome.Failed(ProviderError.of("Unhandled response status: " + status));
