@@ -37,6 +37,9 @@ public final class ErrorClassifier {
             "rate_limit_exceeded", "server_error", "server_is_overloaded", "slow_down",
             // Gemini's google.rpc status names (error.status, lower-cased)
             "unavailable", "internal", "deadline_exceeded", "resource_exhausted",
+            // Bedrock's exceptions (x-amzn-ErrorType, or an exception frame), lower-cased
+            "throttlingexception", "serviceunavailableexception", "modelnotreadyexception",
+            "internalserverexception", "modelstreamerrorexception", "modeltimeoutexception",
             // failures agentd raises itself
             ErrorTypes.CONNECTION, ErrorTypes.CONNECT_TIMEOUT, ErrorTypes.STREAM_START_TIMEOUT,
             ErrorTypes.STREAM_IDLE_TIMEOUT, ErrorTypes.STREAM_TRUNCATED);
@@ -45,13 +48,18 @@ public final class ErrorClassifier {
             "invalid_api_key", "context_length_exceeded", "request_too_large",
             // Gemini: a bad request (an over-long context is found as overflow before this), key, access
             "invalid_argument", "failed_precondition", "unauthenticated", "permission_denied",
+            // Bedrock: a bad request, a missing model, keys or access refused
+            "validationexception", "resourcenotfoundexception", "accessdeniedexception",
+            "unrecognizedclientexception", "invalidsignatureexception", "expiredtokenexception",
             // a reply cut at its bound: a retry would stream the same again (issue 22)
             ErrorTypes.REPLY_TOO_LARGE);
     private static final Set<String> CREDENTIAL_TYPES = Set.of("authentication_error", "invalid_api_key",
-            "invalid_grant", "unauthenticated");
-    private static final Set<String> ACCESS_TYPES = Set.of("permission_error", "permission_denied");
+            "invalid_grant", "unauthenticated", "unrecognizedclientexception", "invalidsignatureexception",
+            "expiredtokenexception");
+    private static final Set<String> ACCESS_TYPES = Set.of("permission_error", "permission_denied",
+            "accessdeniedexception");
     private static final Set<String> RATE_LIMIT_TYPES = Set.of("rate_limit_error", "rate_limit_exceeded",
-            "too_many_requests", "resource_exhausted");
+            "too_many_requests", "resource_exhausted", "throttlingexception");
     /**
      * The longest server hint that still reads as a rate-limit window rather than an exhausted
      * quota: the default probe-back boundary ({@link HintTiers.Limits#DEFAULTS}), past which a
@@ -75,7 +83,9 @@ public final class ErrorClassifier {
     static final Phrases DAILY_QUOTA = Phrases.of(List.of("perday"), "perday");
     /** Quota, budget and spend limits (checked before billing: a spend-limit body may say "billing"). */
     static final Phrases QUOTA = Phrases.of(List.of("spend_limit", "quota", "budget"),
-            "enforced_spend_limit_reached", "spend_limit_exceeded", "quota exceeded", "out of budget");
+            "enforced_spend_limit_reached", "spend_limit_exceeded", "quota exceeded", "out of budget",
+            // Bedrock's ServiceQuotaExceededException ("Too many tokens per day")
+            "servicequotaexceeded");
     /** Money: credit balance, insufficient quota (OpenAI's code for an unpaid account), billing. */
     static final Phrases BILLING = Phrases.of(List.of("quota", "credit", "billing"),
             "insufficient_quota", "credit balance", "billing", "exceeded your current quota", "purchase credits",

@@ -53,6 +53,11 @@ public final class OverflowDetector {
             if (type != null && OVERFLOW_TYPES.contains(type.toLowerCase(Locale.ROOT))) {
                 return true;
             }
+            // A 429 is a rate limit whatever its words: Bedrock throttles with "Too many tokens,
+            // please wait before trying again", which is no overflow (structured facts beat text).
+            if (message.errorStatus() != null && message.errorStatus() == 429) {
+                return false;
+            }
             String text = TextBounds.cut(message.errorMessage(), TextBounds.MAX_ERROR_MESSAGE_CHARS);
             if (text == null) {
                 return false;

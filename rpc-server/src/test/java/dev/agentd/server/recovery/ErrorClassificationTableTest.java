@@ -117,7 +117,42 @@ class ErrorClassificationTableTest {
                         ErrorClass.TRANSIENT, NO_LIMIT),
                 row("x-should-retry false beats a retryable status", reply("529 overloaded", 529, null, false),
                         ErrorClass.HARD, NO_LIMIT),
-                row("a quota code", reply("429 slow down", 429, "out of budget", null), ErrorClass.QUOTA, NO_LIMIT));
+                row("a quota code", reply("429 slow down", 429, "out of budget", null), ErrorClass.QUOTA, NO_LIMIT),
+                // Bedrock: the type from x-amzn-ErrorType (HTTP) or the exception frame (in-band)
+                row("bedrock 429 throttling", bedrock(429, "ThrottlingException",
+                        "Too many requests, please wait before trying again."), ErrorClass.RATE_LIMITED, NO_LIMIT),
+                row("bedrock in-band throttling", reply("429 throttlingException: {\"message\":\"Too many tokens, "
+                        + "please wait before trying again.\"}", 429, "throttlingException", null),
+                        ErrorClass.RATE_LIMITED, NO_LIMIT),
+                row("bedrock 503 unavailable", bedrock(503, "ServiceUnavailableException",
+                        "Bedrock is unable to process your request."), ErrorClass.TRANSIENT, NO_LIMIT),
+                row("bedrock model not ready", bedrock(429, "ModelNotReadyException",
+                        "Model is not ready for inference. Wait and try your request again."),
+                        ErrorClass.RATE_LIMITED, NO_LIMIT),
+                row("bedrock in-band model not ready", reply("429 modelNotReadyException: {\"message\":\"Model is "
+                        + "not ready\"}", 429, "modelNotReadyException", null), ErrorClass.RATE_LIMITED, NO_LIMIT),
+                row("bedrock stream error", reply("424 modelStreamErrorException: {\"message\":\"The model "
+                        + "stream failed\"}", 424, "modelStreamErrorException", null), ErrorClass.TRANSIENT,
+                        NO_LIMIT),
+                row("bedrock daily tokens", bedrock(400, "ServiceQuotaExceededException",
+                        "Too many tokens per day, please wait before trying again."), ErrorClass.QUOTA, NO_LIMIT),
+                row("bedrock access denied", bedrock(403, "AccessDeniedException",
+                        "You don't have access to the model with the specified model ID."),
+                        ErrorClass.ACCESS_DENIED, NO_LIMIT),
+                row("bedrock bad keys", bedrock(403, "UnrecognizedClientException",
+                        "The security token included in the request is invalid."),
+                        ErrorClass.CREDENTIAL_REJECTED, NO_LIMIT),
+                row("bedrock expired token", bedrock(403, "ExpiredTokenException",
+                        "The security token included in the request is expired"),
+                        ErrorClass.CREDENTIAL_REJECTED, NO_LIMIT),
+                row("bedrock validation", bedrock(400, "ValidationException",
+                        "The model returned the following errors: messages.0: Input should be a valid list"),
+                        ErrorClass.HARD, NO_LIMIT));
+    }
+
+    /** A Bedrock HTTP error: {@code {"message":…}}, the type from {@code x-amzn-ErrorType} (HttpErrors). */
+    static AgentMessage.Assistant bedrock(int status, String type, String message) {
+        return reply(status + " {\"message\":\"" + message + "\"}", status, type, null);
     }
 
     static Stream<Arguments> textOnly() {

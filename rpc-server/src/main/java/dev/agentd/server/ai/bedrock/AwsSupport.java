@@ -1,9 +1,12 @@
 package dev.agentd.server.ai.bedrock;
 
+import dev.agentd.server.ai.TextBounds;
+import dev.agentd.server.ai.http.Redactor;
 import dev.agentd.server.ai.http.RequestHeaders;
 import dev.agentd.server.ai.sse.SseEvent;
 import dev.agentd.server.ai.sse.SseParser;
 import dev.agentd.server.runtime.KnownSecrets;
+import dev.agentd.server.runtime.LogText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -11,8 +14,10 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.UnaryOperator;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentials;
@@ -38,6 +43,11 @@ final class AwsSupport {
     static final int MAX_FRAME_BYTES = 1 << 20;
     private static final int PRELUDE_BYTES = 12;
     private static final int MIN_FRAME_BYTES = 16;
+    /**
+     * The SDK's per-source reasons run to about 1.5 KB when every source fails; cut so the whole
+     * message stays within what the classifier reads (TextBounds.MAX_ERROR_MESSAGE_CHARS).
+     */
+    private static final int MAX_REASON_CHARS = 1_400;
 
     private AwsSupport() {}
 
@@ -102,11 +112,34 @@ final class AwsSupport {
         try {
             return Chain.PROVIDER.resolveCredentials();
         } catch (RuntimeException e) {
-            // The SDK's message lists the sources it tried; it names no secret, but keep ours fixed.
-            throw new RequestHeaders.InvalidRequestException("No AWS credentials for Bedrock: set "
-                    + "AWS_BEARER_TOKEN_BEDROCK, AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or AWS_PROFILE ("
-                    + e.getClass().getSimpleName() + ")");
+            throw new RequestHeaders.InvalidRequestException(missingCredentials(env, e.getMessage()));
         }
+    }
+
+    /**
+     * Every place the lookup went, in order, then the SDK's own reason per source (which names
+     * sources, profiles and property names, never a value; redacted all the same).
+     */
+    static String missingCredentials(UnaryOperator<String> env, String sdkMessage) {
+        String profile = Objects.requireNonNullElse(nonBlank(env.apply("AWS_PROFILE")), "default");
+        String config = Objects.requireNonNullElse(nonBlank(env.apply("AWS_CONFIG_FILE")), "~/.aws/config");
+        String shared = Objects.requireNonNullElse(nonBlank(env.apply("AWS_SHARED_CREDENTIALS_FILE")),
+                "~/.aws/credentials");
+        String reasons = sdkMessage == null ? "" : sdkMessage;
+        int list = reasons.indexOf(" : [");
+        reasons = list < 0 ? reasons : reasons.substring(list + 3);
+        reasons = Redactor.of(null, List.of()).apply(TextBounds.cut(reasons, MAX_REASON_CHARS));
+        return "No AWS credentials for Bedrock. Looked in: AWS_BEARER_TOKEN_BEDROCK and the model's apiKey "
+                + "(a Bedrock API key); AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN); the "
+                + "aws.accessKeyId system properties; AWS_WEB_IDENTITY_TOKEN_FILE with AWS_ROLE_ARN; profile '"
+                + LogText.clip(profile) + "' in " + LogText.clip(shared) + " and " + LogText.clip(config)
+                + " (keys, role_arn, sso_session, credential_process); the container endpoint "
+                + "(AWS_CONTAINER_CREDENTIALS_FULL_URI/RELATIVE_URI); EC2 instance metadata."
+                + (reasons.isBlank() ? "" : " AWS SDK: " + reasons);
+    }
+
+    private static String nonBlank(String value) {
+        return value == null || value.isBlank() ? null : value.trim();
     }
 
     /**

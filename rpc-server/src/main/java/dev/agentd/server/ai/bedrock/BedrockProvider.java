@@ -12,6 +12,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
@@ -27,7 +28,9 @@ public final class BedrockProvider implements Provider {
     public static final String API = "bedrock-converse-stream";
     static final String DEFAULT_REGION = "us-east-1";
     private static final Pattern STANDARD_HOST = Pattern.compile(
-            "bedrock-runtime(?:-fips)?\\.([a-z0-9-]+)\\.amazonaws\\.com(?:\\.cn)?");
+            "bedrock-runtime(-fips)?\\.([a-z0-9-]{1,40})\\.amazonaws\\.com(?:\\.cn)?");
+    /** {@code arn:aws[-partition]:bedrock:<region>:…} (an inference profile or provisioned model). */
+    private static final Pattern ARN_REGION = Pattern.compile("arn:aws(?:-[a-z0-9-]{1,20})?:bedrock:([a-z0-9-]{1,40}):");
 
     private final HttpReplyStreamer streamer;
     private final UnaryOperator<String> env;
@@ -56,7 +59,7 @@ public final class BedrockProvider implements Provider {
 
     @Override
     public AgentMessage.Assistant stream(StreamRequest request, StreamListener listener, CancellationToken cancel) {
-        String region = region(request.model().baseUrl());
+        String region = region(request.model().id(), request.model().baseUrl());
         StreamRequest routed = withBaseUrl(request, baseUrl(request.model().baseUrl(), region));
         String bearer = nonBlank(env.apply("AWS_BEARER_TOKEN_BEDROCK"), request.apiKey());
         Map<String, String> headers = new LinkedHashMap<>();
@@ -88,30 +91,63 @@ public final class BedrockProvider implements Provider {
         return out.append("/converse-stream").toString();
     }
 
-    /** AWS_REGION, AWS_DEFAULT_REGION, a standard endpoint's region, the profile's, else us-east-1. */
-    String region(String baseUrl) {
+    /**
+     * The signing region: an inference-profile ARN's own region, else AWS_REGION or
+     * AWS_DEFAULT_REGION, else the profile's region (AWS_PROFILE or default, ~/.aws/config), else a
+     * standard endpoint's region, else us-east-1. A catalog baseUrl names us-east-1 for most
+     * models, so a configured region must win over it (as in pi).
+     */
+    String region(String modelId, String baseUrl) {
+        Matcher arn = ARN_REGION.matcher(modelId);
+        if (arn.lookingAt()) {
+            return arn.group(1);
+        }
         String configured = nonBlank(env.apply("AWS_REGION"), env.apply("AWS_DEFAULT_REGION"));
         if (configured != null) {
             return configured;
         }
-        if (baseUrl != null && !baseUrl.isBlank()) {
-            try {
-                String host = URI.create(baseUrl.trim()).getHost();
-                Matcher m = host == null ? null : STANDARD_HOST.matcher(host.toLowerCase(java.util.Locale.ROOT));
-                if (m != null && m.matches()) {
-                    return m.group(1);
-                }
-            } catch (IllegalArgumentException e) {
-                // an invalid baseUrl fails later, with its own message
-            }
-        }
         String profile = AwsSupport.profileRegion();
-        return profile != null ? profile : DEFAULT_REGION;
+        if (profile != null) {
+            return profile;
+        }
+        Endpoint standard = Endpoint.standard(baseUrl);
+        return standard != null ? standard.region() : DEFAULT_REGION;
     }
 
+    /**
+     * Where the request goes: a custom baseUrl (a proxy, a VPC endpoint, a test server) as
+     * configured; a blank or standard one ({@code bedrock-runtime[-fips].<region>.amazonaws.com})
+     * moved to the signing region, keeping FIPS.
+     */
     static String baseUrl(String configured, String region) {
-        return configured != null && !configured.isBlank() ? configured
-                : "https://bedrock-runtime." + region + ".amazonaws.com";
+        boolean blank = configured == null || configured.isBlank();
+        Endpoint standard = blank ? null : Endpoint.standard(configured);
+        if (!blank && standard == null) {
+            return configured;
+        }
+        boolean fips = standard != null && standard.fips();
+        return "https://bedrock-runtime" + (fips ? "-fips" : "") + "." + region + ".amazonaws.com"
+                + (region.startsWith("cn-") ? ".cn" : "");
+    }
+
+    /** A standard Bedrock runtime endpoint: its region and whether it is the FIPS one. */
+    record Endpoint(String region, boolean fips) {
+        static Endpoint standard(String baseUrl) {
+            if (baseUrl == null || baseUrl.isBlank()) {
+                return null;
+            }
+            try {
+                URI uri = URI.create(baseUrl.trim());
+                String host = uri.getHost();
+                String path = uri.getRawPath();
+                Matcher m = host == null ? null : STANDARD_HOST.matcher(host.toLowerCase(Locale.ROOT));
+                boolean bare = path == null || path.isEmpty() || path.equals("/");
+                return m != null && m.matches() && bare && "https".equalsIgnoreCase(uri.getScheme())
+                        ? new Endpoint(m.group(2), m.group(1) != null) : null;
+            } catch (IllegalArgumentException e) {
+                return null; // an invalid baseUrl fails later, with its own message
+            }
+        }
     }
 
     /** Only the headers that travel signed: content-type, accept and the model's own. */

@@ -202,11 +202,12 @@ final class BedrockStreamMapper implements StreamMapper {
     /** The HTTP status of each ConverseStream exception (the Bedrock API reference). */
     static Integer status(String exceptionType) {
         return switch (exceptionType) {
-            case "throttlingException", "serviceQuotaExceededException" -> 429;
-            case "serviceUnavailableException", "modelNotReadyException" -> 503;
-            case "internalServerException", "modelStreamErrorException" -> 500;
+            case "throttlingException", "modelNotReadyException" -> 429;
+            case "serviceUnavailableException" -> 503;
+            case "internalServerException" -> 500;
+            case "modelStreamErrorException", "modelErrorException" -> 424;
             case "modelTimeoutException" -> 408;
-            case "validationException", "modelErrorException" -> 400;
+            case "validationException", "serviceQuotaExceededException" -> 400;
             case "accessDeniedException" -> 403;
             case "resourceNotFoundException" -> 404;
             default -> null;

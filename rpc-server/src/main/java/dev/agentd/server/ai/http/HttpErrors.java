@@ -38,7 +38,24 @@ public final class HttpErrors {
                 .orElse(null);
         Long retryAfter = RetryHints.compute(headers.map(), TextBounds.cut(body, TextBounds.MAX_HINT_SOURCE_CHARS),
                 nowMs);
-        return new ProviderError(message, failure.status(), typeOf(body, errorType), retryAfter, shouldRetry);
+        String type = typeOf(body, errorType);
+        return new ProviderError(message, failure.status(), type != null ? type : awsErrorType(headers), retryAfter,
+                shouldRetry);
+    }
+
+    /**
+     * AWS services (Bedrock) name the error in a header rather than the body:
+     * {@code x-amzn-ErrorType: ThrottlingException:http://internal.amazon.com/coral/…}; the name
+     * is the part before the first {@code :}.
+     */
+    static String awsErrorType(HttpHeaders headers) {
+        return headers.firstValue("x-amzn-errortype")
+                .map(value -> TextBounds.cut(value, TextBounds.MAX_HEADER_CHARS))
+                .map(value -> value.indexOf(':') < 0 ? value : value.substring(0, value.indexOf(':')))
+                .map(String::strip)
+                .filter(value -> !value.isEmpty())
+                .map(value -> TextBounds.cut(value, TextBounds.MAX_TYPE_CHARS))
+                .orElse(null);
     }
 
     /** An error that arrived inside a 200 stream: the event's JSON as received, no status. */

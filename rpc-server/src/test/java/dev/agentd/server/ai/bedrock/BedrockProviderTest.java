@@ -56,6 +56,7 @@ class BedrockProviderTest {
     final List<Recorded> requests = new ArrayList<>();
     final Map<String, String> env = new LinkedHashMap<>();
     int status = 200;
+    final Map<String, String> replyHeaders = new LinkedHashMap<>();
 
     record Recorded(String path, Map<String, String> headers, JsonNode body) {}
 
@@ -72,6 +73,7 @@ class BedrockProviderTest {
             byte[] reply = replies.poll();
             exchange.getResponseHeaders().add("content-type",
                     status == 200 ? "application/vnd.amazon.eventstream" : "application/json");
+            replyHeaders.forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
             exchange.sendResponseHeaders(status, reply.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(reply);
@@ -244,6 +246,27 @@ class BedrockProviderTest {
         assertEquals(503, reply.errorStatus());
         assertEquals("503 {\"message\":\"Service unavailable\"}", reply.errorMessage());
         assertEquals(ErrorClass.TRANSIENT, ErrorClassifier.classify(reply, 200_000).errorClass());
+    }
+
+    @Test
+    void anHttpErrorTakesItsTypeFromXAmznErrorType() {
+        status = 429;
+        replyHeaders.put("x-amzn-ErrorType", "ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/");
+        AgentMessage.Assistant throttled = send("{\"message\":\"Too many requests, please wait before trying again.\"}"
+                .getBytes(StandardCharsets.UTF_8));
+        assertEquals("ThrottlingException", throttled.errorType());
+        assertEquals(ErrorClass.RATE_LIMITED, ErrorClassifier.classify(throttled, 200_000).errorClass());
+
+        status = 403;
+        replyHeaders.put("x-amzn-ErrorType", "UnrecognizedClientException:http://internal.amazon.com/coral/com.amazon.coral.service/");
+        AgentMessage.Assistant rejected = send("{\"message\":\"The security token included in the request is invalid.\"}"
+                .getBytes(StandardCharsets.UTF_8));
+        assertEquals("UnrecognizedClientException", rejected.errorType());
+        assertEquals(ErrorClass.CREDENTIAL_REJECTED, ErrorClassifier.classify(rejected, 200_000).errorClass());
+
+        replyHeaders.put("x-amzn-ErrorType", "y".repeat(5_000));
+        AgentMessage.Assistant hostile = send("{}".getBytes(StandardCharsets.UTF_8));
+        assertTrue(hostile.errorType() == null || hostile.errorType().length() <= 256, hostile.errorType());
     }
 
     @Test
