@@ -143,6 +143,66 @@ class BedrockIT {
                 && r.path("errorMessage").asText().contains("throttlingException")), daemon.records().toString());
     }
 
+    private static HttpResponse awsError(int status, String type, String message) {
+        return response().withStatusCode(status).withHeader("content-type", "application/json")
+                .withHeader("x-amzn-ErrorType", type + ":http://internal.amazon.com/coral/com.amazon.bedrock/")
+                .withBody("{\"message\":\"" + message + "\"}");
+    }
+
+    private static String lastText(JsonNode agentEnd) {
+        JsonNode messages = agentEnd.path("messages");
+        return messages.get(messages.size() - 1).path("content").path(0).path("text").asText();
+    }
+
+    @Test
+    void anHttp429WaitsItsRetryAfterAndTheReplyReportsUsageAndCost() throws Exception {
+        mock.server().when(converse(), Times.exactly(1)).respond(awsError(429, "ThrottlingException",
+                "Too many tokens, please wait before trying again.").withHeader("Retry-After", "2"));
+        mock.server().when(converse()).respond(frames(BedrockWire.text("After two seconds.", 1_000, 200)));
+        daemon = start(dir.resolve("classes.log"));
+
+        daemon.send(command("prompt", "p1", "message", "hi"));
+        JsonNode retry = daemon.awaitNth("auto_retry_start", 1);
+        assertTrue(retry.path("errorMessage").asText().startsWith("429 "), retry.toString());
+        assertEquals(2000, retry.path("delayMs").asInt(), "Retry-After is the wait: " + retry);
+        JsonNode end = daemon.awaitFinalAgentEnd(0);
+        assertEquals("After two seconds.", lastText(end), end.toString());
+        JsonNode usage = end.path("messages").get(end.path("messages").size() - 1).path("usage");
+        assertEquals(1_000, usage.path("input").asInt(), usage.toString());
+        assertEquals(200, usage.path("output").asInt(), usage.toString());
+        // 1000 × $3/M + 200 × $15/M
+        assertEquals(0.006, usage.path("cost").path("total").asDouble(), 1e-9, usage.toString());
+    }
+
+    @Test
+    void a503AStreamCutMidWayAndAMalformedFrameAreRetriedAndTheSessionGoesOn() throws Exception {
+        byte[] whole = BedrockWire.text("whole at last", 3, 3);
+        byte[] corrupt = BedrockWire.text("never shown", 3, 3);
+        corrupt[corrupt.length - 1] ^= 0x5a; // the last frame's message CRC no longer matches
+        mock.server().when(converse(), Times.exactly(1)).respond(awsError(503, "ServiceUnavailableException",
+                "Bedrock is unable to process your request."));
+        mock.server().when(converse(), Times.exactly(1)).respond(frames(BedrockWire.concat(
+                BedrockWire.event("messageStart", "{\"role\":\"assistant\"}"),
+                BedrockWire.event("contentBlockDelta", "{\"contentBlockIndex\":0,\"delta\":{\"text\":\"half a re\"}}"))));
+        mock.server().when(converse(), Times.exactly(1)).respond(frames(corrupt));
+        mock.server().when(converse()).respond(frames(whole));
+        daemon = start(dir.resolve("classes.log"));
+
+        daemon.send(command("prompt", "p1", "message", "hi"));
+        assertTrue(daemon.awaitNth("auto_retry_start", 1).path("errorMessage").asText().startsWith("503 "));
+        JsonNode cut = daemon.awaitNth("auto_retry_start", 2);
+        assertTrue(cut.path("errorMessage").asText().contains("Bedrock stream ended without messageStop"),
+                cut.toString());
+        JsonNode malformed = daemon.awaitNth("auto_retry_start", 3);
+        assertTrue(malformed.path("errorMessage").asText().contains("Malformed Bedrock event stream frame"),
+                malformed.toString());
+        JsonNode end = daemon.awaitFinalAgentEnd(0);
+        assertEquals("whole at last", lastText(end), end.toString());
+        assertEquals(4, mock.server().retrieveRecordedRequests(converse()).length);
+        assertTrue(daemon.request(command("get_state", "s")).path("success").asBoolean());
+        assertFalse(String.join("\n", daemon.rawLines()).contains(SECRET), "the secret never reaches stdout");
+    }
+
     @Test
     void aDaemonWithoutABedrockModelLoadsNoAwsClass() throws Exception {
         Path classLog = dir.resolve("faux-classes.log");

@@ -84,7 +84,14 @@ public final class DaemonProcess implements AutoCloseable {
         for (String key : List.of("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY", "GROQ_API_KEY")) {
             builder.environment().remove(key);
         }
-        builder.environment().putAll(env);
+        // A null value removes an inherited variable (HashMap callers).
+        env.forEach((key, value) -> {
+            if (value == null) {
+                builder.environment().remove(key);
+            } else {
+                builder.environment().put(key, value);
+            }
+        });
         return new DaemonProcess(builder.start());
     }
 
