@@ -1,6 +1,7 @@
 package dev.agentd.server.ai.vertex;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.auth.Retryable;
 import com.google.auth.oauth2.AccessToken;
 import com.google.auth.oauth2.GoogleCredentials;
 import dev.agentd.protocol.json.Json;
@@ -143,6 +144,19 @@ final class GoogleAuthSupport {
         }
     }
 
+    /**
+     * A failure the library deems retryable (the token endpoint unreachable or answering 5xx) reads
+     * as a connection error, which recovery retries; any other is the credential's rejection.
+     */
+    static String tokenFailure(Exception e, String source) {
+        String kind = e.getClass().getSimpleName();
+        if (e instanceof Retryable retryable && retryable.isRetryable()) {
+            return "Connection error: no Google access token for Vertex AI from " + source + " (" + kind + ")";
+        }
+        return "Google authentication failed for Vertex AI: the token endpoint refused the credentials from "
+                + source + " (" + kind + ")";
+    }
+
     private record Loaded(GoogleCredentials credentials, String source) implements AdcCredential {
         @Override
         public String project() {
@@ -162,8 +176,7 @@ final class GoogleAuthSupport {
                 token = credentials.getAccessToken();
             } catch (IOException | RuntimeException e) {
                 // Never the library's message: a token endpoint's reply could be quoted in it.
-                throw new RequestHeaders.InvalidRequestException("Could not get a Google access token for Vertex AI "
-                        + "from " + source + " (" + e.getClass().getSimpleName() + ")");
+                throw new RequestHeaders.InvalidRequestException(tokenFailure(e, source));
             }
             if (token == null || token.getTokenValue() == null || token.getTokenValue().isBlank()) {
                 throw new RequestHeaders.InvalidRequestException("The Google credentials from " + source

@@ -255,4 +255,37 @@ class VertexProviderTest {
         assertEquals("google-vertex stream ended without a finish reason", reply.errorMessage());
         assertEquals(ErrorClass.TRANSIENT, classify(reply));
     }
+
+    /** A token endpoint failure the library calls retryable (unreachable, 5xx). */
+    static final class RetryableFailure extends java.io.IOException implements com.google.auth.Retryable {
+        @Override
+        public boolean isRetryable() {
+            return true;
+        }
+
+        @Override
+        public int getRetryCount() {
+            return 0;
+        }
+    }
+
+    @Test
+    void aRefusedTokenExchangeIsARejectedCredentialAndAnUnreachableOneIsRetried() throws Exception {
+        GoogleServiceAccount account = GoogleServiceAccount.create(server.baseUrl() + "/token", "p");
+        env.put("GOOGLE_APPLICATION_CREDENTIALS", Files.writeString(dir.resolve("refused.json"), account.json())
+                .toString());
+        server.enqueue(json(400, "{\"error\":\"invalid_grant\",\"error_description\":\"Invalid JWT Signature.\"}",
+                Map.of()));
+        AgentMessage.Assistant refused = send("gemini-2.5-flash", null);
+        assertEquals(StopReason.ERROR, refused.stopReason());
+        assertTrue(refused.errorMessage().startsWith("Google authentication failed for Vertex AI"),
+                refused.errorMessage());
+        assertEquals(ErrorClass.CREDENTIAL_REJECTED, classify(refused));
+        assertEquals(1, server.requestCount(), "no Vertex call without a token");
+
+        String unreachable = GoogleAuthSupport.tokenFailure(new RetryableFailure(), "the file");
+        AgentMessage.Assistant retried = new AgentMessage.Assistant(List.of(), VertexProvider.API, "google-vertex",
+                "gemini-2.5-flash", dev.agentd.protocol.message.Usage.ZERO, StopReason.ERROR, unreachable, 1);
+        assertEquals(ErrorClass.TRANSIENT, classify(retried), unreachable);
+    }
 }
