@@ -59,9 +59,17 @@ public final class ModelAvailability {
         return providers.forModel(model).map(Provider::requiresCredential).orElse(true);
     }
 
-    /** Whether the provider named {@code provider} can serve its models (asked of its first known model). */
+    /**
+     * Whether the provider named {@code provider} can serve its models (asked of its first known
+     * model). A provider with an ambient credential counts only when one is evident, so that a
+     * family is not expanded onto a cloud the user never set up.
+     */
     public boolean providerUsable(String provider) {
         return models.all().stream().filter(model -> model.provider().equals(provider)).findFirst()
-                .map(this::usable).orElse(false);
+                .map(model -> usable(model) && (!ambient(model) || hasCredential.test(provider))).orElse(false);
+    }
+
+    private boolean ambient(Model model) {
+        return providers.forModel(model).map(Provider::ambientCredential).orElse(false);
     }
 }

@@ -18,6 +18,16 @@ public interface Provider {
     }
 
     /**
+     * True for a provider that needs no key of its own because its credential comes from the
+     * environment (Google's Application Default Credentials): it can always be called, but it ranks
+     * as configured (fallback family expansion) only when a credential is evident
+     * ({@code auth.AuthStore#hasCredential}). A key configured for it is still passed on.
+     */
+    default boolean ambientCredential() {
+        return false;
+    }
+
+    /**
      * Streams one reply, reporting progress to {@code listener}. Never throws: a failure becomes a
      * message with {@code stopReason} error (with {@code errorMessage} and, when known, the
      * structured error fields) or aborted when {@code cancel} fired.

@@ -40,6 +40,8 @@ public final class AuthStore {
     public static final long DEFAULT_BLOCK_MS = 60_000;
 
     private final Map<String, List<String>> stored;
+    /** Where gcloud keeps its configuration (AmbientCredentials); a field so tests can move it. */
+    private volatile String userHome = System.getProperty("user.home");
     private final SecretResolver secrets;
     private final Map<String, String> modelsJsonKeys = new HashMap<>();
     /** provider → header name → {@code !command} spec, from models.json. */
@@ -68,6 +70,11 @@ public final class AuthStore {
         this.stored = copy;
         this.secrets = secrets;
         this.blocks = new MemoryState(clock::now);
+    }
+
+    /** The home directory under which gcloud's credential file is looked for (tests point it elsewhere). */
+    public void setUserHome(String home) {
+        this.userHome = home;
     }
 
     /** Keeps usage-limit blocks in {@code shared} from now on (called once at startup, before any request). */
@@ -162,11 +169,13 @@ public final class AuthStore {
 
     /**
      * Whether a credential is configured; never runs a {@code !command} (a configured command
-     * counts: the run resolves it, off the reader thread). A keyless provider always has one.
+     * counts: the run resolves it, off the reader thread). A keyless provider always has one; a
+     * cloud provider has one when its ambient credential is evident ({@link AmbientCredentials}).
      */
     public synchronized boolean hasCredential(String provider) {
         return keyless.contains(provider) || (cliKey != null && provider.equals(cliProvider))
-                || stored.containsKey(provider) || envVar(provider).flatMap(secrets::env).isPresent() || modelsJsonKeys.containsKey(provider);
+                || stored.containsKey(provider) || envVar(provider).flatMap(secrets::env).isPresent() || modelsJsonKeys.containsKey(provider)
+                || AmbientCredentials.evident(provider, secrets::env, userHome);
     }
 
     /** The key the session should use now for {@code provider}. */

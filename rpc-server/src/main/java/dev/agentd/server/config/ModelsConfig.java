@@ -33,7 +33,7 @@ public final class ModelsConfig {
     private static final Logger LOG = LoggerFactory.getLogger(ModelsConfig.class);
     public static final Set<String> APIS = Set.of("anthropic-messages", "openai-completions",
             "openai-responses", "azure-openai-responses", "google-generative-ai",
-            "bedrock-converse-stream");
+            "bedrock-converse-stream", "google-vertex");
     public static final long DEFAULT_CONTEXT_WINDOW = 128_000;
     public static final long DEFAULT_MAX_TOKENS = 16_384;
     static final Set<String> TOP_LEVEL_KEYS = Set.of("providers");

@@ -17,6 +17,7 @@ public final class ProviderVariables {
             Map.entry("azure", "AZURE_OPENAI_API_KEY"),
             Map.entry("azure-openai-responses", "AZURE_OPENAI_API_KEY"),
             Map.entry("google", "GEMINI_API_KEY"),
+            Map.entry("google-vertex", "GOOGLE_CLOUD_API_KEY"),
             Map.entry("openrouter", "OPENROUTER_API_KEY"),
             Map.entry("groq", "GROQ_API_KEY"),
             Map.entry("deepseek", "DEEPSEEK_API_KEY"),

@@ -8,6 +8,8 @@
  * {@link dev.agentd.server.runtime.KnownSecrets}, the process's secret values for redaction, and
  * {@link dev.agentd.server.runtime.OutputBackpressure}, the gauge by which stdout's queue tells the
  * stream watchdogs that the run thread is waiting for the client, not for the provider.
+ * {@link dev.agentd.server.runtime.ProviderVariables} and {@link dev.agentd.server.runtime.GcloudFiles}
+ * say where credentials live, for both {@code auth} and the providers.
  * May import {@code protocol} (its line helper, shared with the codec).
  *
  * <p><b>Clocks.</b> Durations, deadlines and intervals use {@code Scheduler.monotonicMs()};

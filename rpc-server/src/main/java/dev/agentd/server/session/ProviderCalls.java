@@ -89,6 +89,9 @@ final class ProviderCalls {
                     && !context.auth().isKeyless(model.provider())) {
                 return failure(model, failed.problem()); // names a failed key command's cause (N9)
             }
+        } else if (provider.get().ambientCredential() && context.auth().hasCredential(model.provider())) {
+            // an optional key (Vertex's API key) goes first; without one the provider uses its ambient credential
+            key = context.auth().key(model.provider(), sessionId.get(), cancel).found().orElse(null);
         }
         Optional<String> headerProblem = context.auth().headerProblem(model.provider(), cancel);
         if (headerProblem.isPresent()) {

@@ -56,4 +56,42 @@ class ModelAvailabilityTest {
         assertTrue(none.needsCredential(ScriptedProvider.MODEL));
         assertTrue(none.needsCredential(ORPHAN), "an api nobody speaks counts as needing one");
     }
+
+    /** A cloud provider whose credential is ambient: callable always, counted as configured only when evident. */
+    private static final class Ambient implements Provider {
+        static final Model MODEL = new Model("gemini-x", "Gemini X", "ambient-api", "cloud", "http://unused", false,
+                List.of("text"), Model.Cost.FREE, 1000, 100);
+
+        @Override
+        public String api() {
+            return "ambient-api";
+        }
+
+        @Override
+        public boolean requiresCredential() {
+            return false;
+        }
+
+        @Override
+        public boolean ambientCredential() {
+            return true;
+        }
+
+        @Override
+        public dev.agentd.protocol.message.AgentMessage.Assistant stream(StreamRequest request,
+                StreamListener listener, dev.agentd.server.runtime.CancellationToken cancel) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    @Test
+    void anAmbientCredentialProviderIsCallableButRanksAsConfiguredOnlyWhenItsCredentialIsEvident() {
+        ModelRegistry models = new ModelRegistry(List.of(Ambient.MODEL));
+        ProviderRegistry providers = new ProviderRegistry(List.of(new Ambient()));
+        ModelAvailability without = new ModelAvailability(models, providers, Set.<String>of()::contains, p -> "none");
+        assertTrue(without.usable(Ambient.MODEL), "the call itself finds the credential, or says where it looked");
+        assertFalse(without.providerUsable("cloud"), "not ranked first in a family without evidence");
+        ModelAvailability with = new ModelAvailability(models, providers, Set.of("cloud")::contains, p -> "none");
+        assertTrue(with.providerUsable("cloud"));
+    }
 }

@@ -66,8 +66,9 @@ final class LayerRules {
         t.put("ai.responses", List.of(PROTOCOL, "ai", "ai.http", "ai.sse", "ai.catalog", "runtime"));
         t.put("ai.gemini", List.of(PROTOCOL, "ai", "ai.http", "ai.sse", "ai.catalog", "runtime"));
         t.put("ai.bedrock", List.of(PROTOCOL, "ai", "ai.http", "ai.sse", "ai.catalog", "runtime"));
+        t.put("ai.vertex", List.of(PROTOCOL, "ai", "ai.http", "ai.gemini", "ai.anthropic", "runtime"));
         t.put("ai.wiring", List.of("ai", "ai.http", "ai.anthropic", "ai.openai", "ai.responses", "ai.gemini",
-                "ai.bedrock", "runtime"));
+                "ai.bedrock", "ai.vertex", "runtime"));
         t.put("recovery", List.of(PROTOCOL, "ai", "compaction", "config"));
         t.put("compaction", List.of(PROTOCOL, "config", "runtime"));
         t.put("fallback", List.of(PROTOCOL, "ai", "recovery", "config", "runtime"));

@@ -17,12 +17,12 @@ import dev.agentd.server.ai.ToolDefinition;
  * converted context, tools and extended thinking. The system prompt and the last user turn carry
  * {@code cache_control} so a long agent run re-reads its prefix from the prompt cache.
  */
-final class AnthropicRequest {
+public final class AnthropicRequest {
     private static final int MIN_BUDGET = 1024;
 
     private AnthropicRequest() {}
 
-    static ObjectNode build(StreamRequest request) {
+    public static ObjectNode build(StreamRequest request) {
         Model model = request.model();
         ObjectNode body = Json.mapper().createObjectNode();
         body.put("model", model.id());

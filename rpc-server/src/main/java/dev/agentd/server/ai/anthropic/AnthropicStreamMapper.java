@@ -27,7 +27,7 @@ import java.util.Map;
  * content streamed before it stays. The stop reason is the provider's text: it is redacted and cut
  * to {@link TextBounds#MAX_REASON_CHARS} as it is read.
  */
-final class AnthropicStreamMapper implements StreamMapper {
+public final class AnthropicStreamMapper implements StreamMapper {
     private enum Kind { TEXT, THINKING, TOOL_CALL, CLOSED }
 
     private final AssistantMessageBuilder reply;
@@ -44,7 +44,7 @@ final class AnthropicStreamMapper implements StreamMapper {
     private boolean stopped;
     private ProviderError failure;
 
-    AnthropicStreamMapper(AssistantMessageBuilder reply, Model model, Redactor redactor) {
+    public AnthropicStreamMapper(AssistantMessageBuilder reply, Model model, Redactor redactor) {
         this.reply = reply;
         this.model = model;
         this.redactor = redactor;

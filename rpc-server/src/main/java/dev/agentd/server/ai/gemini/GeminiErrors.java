@@ -9,11 +9,11 @@ import com.fasterxml.jackson.databind.JsonNode;
  * details ({@code "12s"}) is found by {@code RetryHints} in the body text, and a daily
  * {@code QuotaFailure} by the classifier, so neither is parsed here.
  */
-final class GeminiErrors {
+public final class GeminiErrors {
     private GeminiErrors() {}
 
     /** {@code error.status} (null when absent: the numeric {@code code} repeats the HTTP status). */
-    static String status(JsonNode root) {
+    public static String status(JsonNode root) {
         JsonNode status = root.path("error").path("status");
         return status.isTextual() && !status.textValue().isBlank() ? status.textValue() : null;
     }

@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
  * when they look like the base64 Gemini sends: a thinking block without one (its marker) goes
  * back as a thought part without a signature, as pi does.
  */
-final class GeminiRequest {
+public final class GeminiRequest {
     static final String TOOL_IMAGES_NOTE = "Attached image(s) from tool result:";
     /** Gemini 3 and later pair calls and responses by id; ids there must be short and plain. */
     static final int MAX_TOOL_ID = 64;
@@ -42,7 +42,7 @@ final class GeminiRequest {
 
     private GeminiRequest() {}
 
-    static ObjectNode build(StreamRequest request) {
+    public static ObjectNode build(StreamRequest request) {
         Model model = request.model();
         ObjectNode body = Json.mapper().createObjectNode();
         ArrayNode contents = body.putArray("contents");

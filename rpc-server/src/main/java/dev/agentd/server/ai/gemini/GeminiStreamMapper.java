@@ -31,7 +31,7 @@ import java.util.UUID;
  * by {@code promptFeedback.blockReason}, fail the reply as {@link ErrorTypes#REFUSAL}. Provider
  * text is redacted and cut as it is read.
  */
-final class GeminiStreamMapper implements StreamMapper {
+public final class GeminiStreamMapper implements StreamMapper {
     /** Marks a thinking block that came without a signature: ContextConverter keeps it for this model. */
     static final String THOUGHT_MARKER = "gemini-thought";
     private static final Set<String> REFUSALS = Set.of("SAFETY", "RECITATION", "PROHIBITED_CONTENT", "BLOCKLIST",
@@ -40,6 +40,7 @@ final class GeminiStreamMapper implements StreamMapper {
     private final AssistantMessageBuilder reply;
     private final Model model;
     private final Redactor redactor;
+    private final String api;
     private final Set<String> callIds = new HashSet<>();
     /** The open text or thinking block (-1: none) and whether it is thinking. */
     private int open = -1;
@@ -50,9 +51,15 @@ final class GeminiStreamMapper implements StreamMapper {
     private ProviderError failure;
 
     GeminiStreamMapper(AssistantMessageBuilder reply, Model model, Redactor redactor) {
+        this(reply, model, redactor, GeminiProvider.API);
+    }
+
+    /** @param api the API named in stream errors ({@code google-vertex} serves the same stream) */
+    public GeminiStreamMapper(AssistantMessageBuilder reply, Model model, Redactor redactor, String api) {
         this.reply = reply;
         this.model = model;
         this.redactor = redactor;
+        this.api = api;
     }
 
     @Override
@@ -119,7 +126,7 @@ final class GeminiStreamMapper implements StreamMapper {
                     + blockReason + ")"));
         }
         if (finishReason == null) {
-            return new Outcome.Failed(new ProviderError("google-generative-ai stream ended without a finish reason",
+            return new Outcome.Failed(new ProviderError(api + " stream ended without a finish reason",
                     null, ErrorTypes.STREAM_TRUNCATED, null, null));
         }
         if (REFUSALS.contains(finishReason)) {
@@ -229,7 +236,7 @@ final class GeminiStreamMapper implements StreamMapper {
         // Cut generously first (bounded work); a secret straddling that cut lies past what is shown.
         String shown = redactor.apply(TextBounds.cut(data, 4096));
         shown = shown.length() > 200 ? shown.substring(0, 200) + "…" : shown;
-        return new ProviderError("Malformed google-generative-ai stream event: " + shown, null,
+        return new ProviderError("Malformed " + api + " stream event: " + shown, null,
                 ErrorTypes.STREAM_TRUNCATED, null, null);
     }
 }

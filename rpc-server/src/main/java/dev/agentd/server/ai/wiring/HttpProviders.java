@@ -11,6 +11,7 @@ import dev.agentd.server.ai.http.StreamingExchange;
 import dev.agentd.server.ai.openai.OpenAiCompletionsProvider;
 import dev.agentd.server.ai.responses.AzureResponsesProvider;
 import dev.agentd.server.ai.responses.OpenAiResponsesProvider;
+import dev.agentd.server.ai.vertex.VertexProvider;
 import dev.agentd.server.ai.ReplyBound;
 import dev.agentd.server.runtime.OutputBackpressure;
 import dev.agentd.server.runtime.Scheduler;
@@ -49,6 +50,6 @@ public final class HttpProviders {
         return List.of(new AnthropicProvider(streamer), new OpenAiCompletionsProvider(streamer),
                 new OpenAiResponsesProvider(streamer), new AzureResponsesProvider(streamer),
                 new GeminiProvider(streamer),
-                new BedrockProvider(streamer));
+                new BedrockProvider(streamer), new VertexProvider(streamer));
     }
 }
