@@ -14,9 +14,15 @@ import dev.agentd.server.runtime.GcloudFiles;
  * {@code GOOGLE_APPLICATION_CREDENTIALS} file, or gcloud's {@code application_default_credentials.json}
  * together with a project ({@code GOOGLE_CLOUD_PROJECT} or {@code GCLOUD_PROJECT}). Its API key
  * ({@code GOOGLE_CLOUD_API_KEY}) is an ordinary provider variable (runtime.ProviderVariables).
+ * For {@code amazon-bedrock}: a Bedrock API key, access keys, a named profile, web identity, a
+ * container endpoint, or the shared credentials or config file. EC2 instance metadata alone is not
+ * evident (it takes the network to know): such a host names its Bedrock rungs explicitly.
  */
 final class AmbientCredentials {
     static final String VERTEX = "google-vertex";
+    static final String BEDROCK = "amazon-bedrock";
+    private static final String[] AWS_VARIABLES = {"AWS_BEARER_TOKEN_BEDROCK", "AWS_ACCESS_KEY_ID", "AWS_PROFILE",
+        "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI"};
 
     private AmbientCredentials() {}
 
@@ -25,6 +31,9 @@ final class AmbientCredentials {
      * @param userHome the user's home directory (gcloud's configuration lies under it)
      */
     static boolean evident(String provider, Function<String, Optional<String>> env, String userHome) {
+        if (BEDROCK.equals(provider)) {
+            return aws(env, userHome);
+        }
         if (!VERTEX.equals(provider)) {
             return false;
         }
@@ -34,6 +43,17 @@ final class AmbientCredentials {
         boolean project = env.apply("GOOGLE_CLOUD_PROJECT").or(() -> env.apply("GCLOUD_PROJECT")).isPresent();
         return project && GcloudFiles.adcFile(name -> env.apply(name).orElse(null), userHome).map(Files::isRegularFile)
                 .orElse(false);
+    }
+
+    private static boolean aws(Function<String, Optional<String>> env, String userHome) {
+        for (String name : AWS_VARIABLES) {
+            if (env.apply(name).isPresent()) {
+                return true;
+            }
+        }
+        String home = userHome == null ? "" : userHome;
+        return env.apply("AWS_SHARED_CREDENTIALS_FILE").orElse(home + "/.aws/credentials").transform(AmbientCredentials::isFile)
+                || env.apply("AWS_CONFIG_FILE").orElse(home + "/.aws/config").transform(AmbientCredentials::isFile);
     }
 
     private static boolean isFile(String path) {

@@ -12,11 +12,41 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** hasCredential("google-vertex"): evident from the environment and one file's existence, nothing more. */
+/**
+ * hasCredential for the ambient-credential clouds (google-vertex, amazon-bedrock): evident from the
+ * environment and a file's existence, nothing more.
+ */
 class AmbientCredentialsTest {
     @TempDir
     Path dir;
     final Map<String, String> env = new HashMap<>();
+
+    private boolean bedrock() {
+        AuthStore auth = new AuthStore(Map.of(), new SecretResolver(env, new FakeScheduler(),
+                SecretResolver.COMMAND_LIMIT_MS), new FakeScheduler());
+        auth.setUserHome(dir.resolve("home").toString());
+        return auth.hasCredential("amazon-bedrock");
+    }
+
+    @Test
+    void bedrockCountsFromAnyEvidentAwsSourceButNotFromNothing() throws Exception {
+        assertFalse(bedrock(), "no variable, no file: instance metadata alone is not evident");
+        for (String name : List.of("AWS_BEARER_TOKEN_BEDROCK", "AWS_ACCESS_KEY_ID", "AWS_PROFILE",
+                "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI")) {
+            env.clear();
+            env.put(name, "value-0123456789");
+            assertTrue(bedrock(), name);
+        }
+        env.clear();
+        Files.createDirectories(dir.resolve("home/.aws"));
+        Files.writeString(dir.resolve("home/.aws/config"), "[default]\nregion = eu-west-1\n");
+        assertTrue(bedrock(), "~/.aws/config");
+        env.put("AWS_CONFIG_FILE", dir.resolve("elsewhere").toString());
+        assertFalse(bedrock(), "AWS_CONFIG_FILE moves the file the SDK reads");
+        Files.writeString(dir.resolve("creds"), "[default]\n");
+        env.put("AWS_SHARED_CREDENTIALS_FILE", dir.resolve("creds").toString());
+        assertTrue(bedrock());
+    }
 
     private boolean vertex() {
         AuthStore auth = new AuthStore(Map.of(), new SecretResolver(env, new FakeScheduler(),

@@ -57,6 +57,12 @@ public final class BedrockProvider implements Provider {
         return false;
     }
 
+    /** Family expansion counts Bedrock only where AWS credentials are evident (auth.AmbientCredentials). */
+    @Override
+    public boolean ambientCredential() {
+        return true;
+    }
+
     @Override
     public AgentMessage.Assistant stream(StreamRequest request, StreamListener listener, CancellationToken cancel) {
         String region = region(request.model().id(), request.model().baseUrl());
