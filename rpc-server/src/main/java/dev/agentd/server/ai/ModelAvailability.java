@@ -59,9 +59,8 @@ public final class ModelAvailability {
         return providers.forModel(model).map(Provider::requiresCredential).orElse(true);
     }
 
-    /** Whether the provider named {@code provider} can serve its models (asked of its first known model). */
+    /** Whether the provider named {@code provider} can serve its models (asked of its default model). */
     public boolean providerUsable(String provider) {
-        return models.all().stream().filter(model -> model.provider().equals(provider)).findFirst()
-                .map(this::usable).orElse(false);
+        return models.ofProvider(provider).stream().findFirst().map(this::usable).orElse(false);
     }
 }

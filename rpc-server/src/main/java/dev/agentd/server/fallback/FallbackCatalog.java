@@ -4,10 +4,8 @@ import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.server.ai.ModelRegistry;
 import dev.agentd.server.ai.ThinkingSupport;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The known models as fallback sees them: case-insensitive {@code provider/id} lookup in constant
@@ -21,9 +19,7 @@ public final class FallbackCatalog {
 
     private FallbackCatalog(ModelRegistry registry) {
         this.registry = registry;
-        Set<String> names = new LinkedHashSet<>();
-        registry.all().forEach(model -> names.add(model.provider()));
-        this.providers = List.copyOf(names);
+        this.providers = registry.providers(); // names only: no built-in catalog line is parsed
     }
 
     public static FallbackCatalog of(List<Model> models) {
