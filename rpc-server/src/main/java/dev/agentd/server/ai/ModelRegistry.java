@@ -143,11 +143,14 @@ public final class ModelRegistry {
      * first (pi's default model per provider), parsing only that provider's catalog line.
      */
     public List<Model> ofProvider(String provider) {
+        String defaultId = contents.catalog.defaultId(provider).orElse(null);
         List<Model> models = new ArrayList<>();
-        contents.group(provider).models().stream().filter(model -> model.provider().equals(provider))
-                .forEach(models::add);
-        contents.catalog.defaultId(provider).ifPresent(id -> models.sort((a, b) ->
-                Boolean.compare(!a.id().equals(id), !b.id().equals(id))));
+        for (Model model : contents.group(provider).models()) {
+            if (model.provider().equals(provider)) {
+                // A models.json model that replaced the default follows the catalog: move it up.
+                models.add(model.id().equals(defaultId) ? 0 : models.size(), model);
+            }
+        }
         return List.copyOf(models);
     }
 

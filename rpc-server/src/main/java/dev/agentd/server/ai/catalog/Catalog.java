@@ -183,7 +183,14 @@ public final class Catalog {
         }
         int end = line.indexOf('"', PROVIDER_PREFIX.length());
         String name = end < 0 ? "" : line.substring(PROVIDER_PREFIX.length(), end);
-        return name.matches("[a-z0-9][a-z0-9-]*") ? name : null;
+        // [a-z0-9][a-z0-9-]*, checked without a regex: this runs on the path to ready.
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c == '-' && i > 0))) {
+                return null;
+            }
+        }
+        return name.isEmpty() ? null : name;
     }
 
     static IllegalStateException corrupt(String source, int line, String problem) {
