@@ -1,6 +1,7 @@
 package dev.agentd.server.ai;
 
 import dev.agentd.protocol.model.Model;
+import dev.agentd.server.runtime.ProviderVariables;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -9,7 +10,8 @@ import java.util.function.Predicate;
  * The one answer to "can this model be called now, and if not, why?" — asked by the model picker at
  * start, {@code set_model}/{@code cycle_model} and the model lists, the provider call's preflight,
  * the fallback scan, the revert rule and probe-back. A model can be called when agentd knows it, a
- * provider speaks its api, and that provider has a credential or needs none.
+ * provider speaks its api, and that provider has a credential or needs none (an ambient one, Bedrock's,
+ * must be configured).
  */
 public final class ModelAvailability {
     /** Why a model cannot be called; the message is what a prompt's failure says. */
@@ -44,7 +46,10 @@ public final class ModelAvailability {
             return Optional.of(new Unavailable(Reason.NO_PROVIDER,
                     "No API provider registered for api: " + model.api()));
         }
-        if (provider.get().requiresCredential() && !hasCredential.test(model.provider())) {
+        // An ambient provider (Bedrock) needs no key but must be configured (AWS variables or a
+        // models.json entry): the built-in catalog is not offered to users who have neither.
+        boolean needs = provider.get().requiresCredential() || ProviderVariables.isAmbient(model.provider());
+        if (needs && !hasCredential.test(model.provider())) {
             return Optional.of(new Unavailable(Reason.NO_CREDENTIAL, missingKeyMessage.apply(model.provider())));
         }
         return Optional.empty();

@@ -109,6 +109,11 @@ public final class AuthStore {
      * are tried, with this provider's environment variable by name.
      */
     public String missingKeyMessage(String provider) {
+        if (ProviderVariables.isAmbient(provider)) {
+            return "No AWS credentials configured for " + provider + ": set one of "
+                    + String.join(", ", ProviderVariables.ambientVariables(provider)) + ", or add a provider '"
+                    + provider + "' to models.json to use the AWS credential chain as it is (e.g. instance roles).";
+        }
         String file = authFile == null ? "auth.json" : authFile.toString();
         String env = envVar(provider).map(name -> "the " + name + " environment variable, ")
                 .orElse("");

@@ -29,6 +29,7 @@ import dev.agentd.server.rpc.CommandRouter;
 import dev.agentd.server.rpc.PiDialect;
 import dev.agentd.server.rpc.PiExtras;
 import dev.agentd.server.runtime.OutputBackpressure;
+import dev.agentd.server.runtime.ProviderVariables;
 import dev.agentd.server.runtime.SystemScheduler;
 import dev.agentd.server.session.AgentSession;
 import dev.agentd.server.sessionfile.SessionFile;
@@ -117,6 +118,13 @@ public final class Daemon {
         // The catalog's provider names come from its lines' first bytes: no model is parsed here.
         Catalog builtin = Catalog.builtin();
         modelsConfig.keylessProviders(Set.copyOf(builtin.providers())).forEach(auth::setKeyless);
+        // Bedrock's credential is ambient: configured by AWS variables or by naming it in models.json.
+        for (String provider : builtin.providers()) {
+            if (ProviderVariables.isAmbient(provider) && (ProviderVariables.ambientConfigured(provider, env::get)
+                    || modelsConfig.providers().stream().anyMatch(p -> p.name().equals(provider)))) {
+                auth.setKeyless(provider);
+            }
+        }
         StartupWarnings warnings = new StartupWarnings();
         warnings.addAll(settings.warnings());
         warnings.addAll(auth.warnings());

@@ -1,9 +1,11 @@
 package dev.agentd.server.runtime;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * The environment variables that carry provider keys: the one table both credential lookup
@@ -34,6 +36,15 @@ public final class ProviderVariables {
     private static final Set<String> OTHERS = Set.of("GOOGLE_API_KEY", "ANTHROPIC_AUTH_TOKEN", "AWS_SECRET_ACCESS_KEY",
             "AWS_SESSION_TOKEN", "AWS_BEARER_TOKEN_BEDROCK");
 
+    /**
+     * Providers whose credential is ambient (the AWS credential chain): they need no key, but
+     * their models count as configured only when one of these variables is set (pi's rule), so
+     * that the built-in catalog's 208 Bedrock models are not offered to every user.
+     */
+    private static final Map<String, List<String>> AMBIENT = Map.of("amazon-bedrock", List.of("AWS_PROFILE",
+            "AWS_ACCESS_KEY_ID", "AWS_BEARER_TOKEN_BEDROCK", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+            "AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_WEB_IDENTITY_TOKEN_FILE"));
+
     /** Every known key variable: the providers' and the others'. */
     public static final Set<String> ALL = all();
 
@@ -42,6 +53,27 @@ public final class ProviderVariables {
     /** The variable agentd reads a provider's key from, if it knows one. */
     public static Optional<String> forProvider(String provider) {
         return Optional.ofNullable(BY_PROVIDER.get(provider));
+    }
+
+    /** Whether {@code provider}'s credential is ambient (see {@link #ambientConfigured}). */
+    public static boolean isAmbient(String provider) {
+        return AMBIENT.containsKey(provider);
+    }
+
+    /** Whether the environment names an ambient credential of {@code provider} (a non-blank variable). */
+    public static boolean ambientConfigured(String provider, Function<String, String> env) {
+        for (String name : AMBIENT.getOrDefault(provider, List.of())) {
+            String value = env.apply(name);
+            if (value != null && !value.isBlank()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The variables that configure an ambient provider, for messages. */
+    public static List<String> ambientVariables(String provider) {
+        return AMBIENT.getOrDefault(provider, List.of());
     }
 
     private static Set<String> all() {

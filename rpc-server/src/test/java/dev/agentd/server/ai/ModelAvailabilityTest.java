@@ -56,4 +56,39 @@ class ModelAvailabilityTest {
         assertTrue(none.needsCredential(ScriptedProvider.MODEL));
         assertTrue(none.needsCredential(ORPHAN), "an api nobody speaks counts as needing one");
     }
+
+    @Test
+    void anAmbientProviderNeedsNoKeyButMustBeConfigured() {
+        Model bedrock = new Model("us.anthropic.claude-x", "X", "bedrock-converse-stream", "amazon-bedrock",
+                "https://bedrock-runtime.us-east-1.amazonaws.com", true, null, null, 1000, 100);
+        Provider ambient = new Provider() {
+            @Override
+            public String api() {
+                return "bedrock-converse-stream";
+            }
+
+            @Override
+            public boolean requiresCredential() {
+                return false;
+            }
+
+            @Override
+            public dev.agentd.protocol.message.AgentMessage.Assistant stream(StreamRequest request,
+                    StreamListener listener, dev.agentd.server.runtime.CancellationToken cancel) {
+                throw new UnsupportedOperationException();
+            }
+        };
+        ModelRegistry models = new ModelRegistry(List.of(bedrock));
+        ProviderRegistry providers = new ProviderRegistry(List.of(ambient));
+        ModelAvailability unconfigured = new ModelAvailability(models, providers, p -> false, p -> "missing " + p);
+        assertEquals(new ModelAvailability.Unavailable(ModelAvailability.Reason.NO_CREDENTIAL, "missing amazon-bedrock"),
+                unconfigured.check(bedrock).orElseThrow(), "the built-in Bedrock catalog is not offered to everyone");
+        assertFalse(unconfigured.needsCredential(bedrock), "never picked as the default for want of a key");
+        assertTrue(new ModelAvailability(models, providers, "amazon-bedrock"::equals, p -> "").usable(bedrock),
+                "AWS variables or a models.json entry configure it");
+        assertTrue(dev.agentd.server.runtime.ProviderVariables.ambientConfigured("amazon-bedrock",
+                java.util.Map.of("AWS_PROFILE", "work")::get));
+        assertFalse(dev.agentd.server.runtime.ProviderVariables.ambientConfigured("amazon-bedrock",
+                java.util.Map.of("AWS_REGION", "us-east-1", "AWS_PROFILE", " ")::get));
+    }
 }
