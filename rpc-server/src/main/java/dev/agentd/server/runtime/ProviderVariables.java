@@ -38,12 +38,13 @@ public final class ProviderVariables {
 
     /**
      * Providers whose credential is ambient (the AWS credential chain): they need no key, but
-     * their models count as configured only when one of these variables is set (pi's rule), so
-     * that the built-in catalog's 208 Bedrock models are not offered to every user.
+     * their models count as configured only when one of these variables is set (pi's rule, less
+     * web identity, which agentd's chain does not read), so that the built-in catalog's 208
+     * Bedrock models are not offered to every user.
      */
     private static final Map<String, List<String>> AMBIENT = Map.of("amazon-bedrock", List.of("AWS_PROFILE",
             "AWS_ACCESS_KEY_ID", "AWS_BEARER_TOKEN_BEDROCK", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
-            "AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_WEB_IDENTITY_TOKEN_FILE"));
+            "AWS_CONTAINER_CREDENTIALS_FULL_URI"));
 
     /** Every known key variable: the providers' and the others'. */
     public static final Set<String> ALL = all();
