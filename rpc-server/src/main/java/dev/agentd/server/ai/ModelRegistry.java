@@ -210,7 +210,25 @@ public final class ModelRegistry {
                 return exact.map(model -> new Selection(model, thinking));
             }
         }
-        return all().stream().filter(model -> model.id().equals(body)).findFirst()
-                .map(model -> new Selection(model, thinking));
+        return firstWithId(body).map(model -> new Selection(model, thinking));
+    }
+
+    /**
+     * The first model of {@link #all()}'s order with this id, parsing the built-in catalog provider
+     * by provider only until it is found ({@code --model claude-opus-4-5} reads one line).
+     */
+    private Optional<Model> firstWithId(String id) {
+        List<Model> done = contents.all;
+        if (done != null) {
+            return done.stream().filter(model -> model.id().equals(id)).findFirst();
+        }
+        for (String provider : contents.catalog.providers()) {
+            for (Model model : contents.adjust.apply(contents.catalog.models(provider))) {
+                if (model.id().equals(id)) {
+                    return Optional.of(model);
+                }
+            }
+        }
+        return contents.custom.stream().filter(model -> model.id().equals(id)).findFirst();
     }
 }

@@ -62,4 +62,19 @@ class BuiltinCatalogTest {
                 registry.all().stream().map(Model::selector).toList(), "mergeWith's order: catalog, then custom");
         assertEquals(config.mergeWith(catalog.all()), registry.all());
     }
+
+    @Test
+    void aBareIdReadsTheCatalogOnlyUntilItIsFoundAndKeepsTheListOrder() {
+        Catalog catalog = Catalog.of(String.join("\n", HEADER, ANTHROPIC, OPENAI), "test");
+        ModelsConfig config = ModelsConfig.parse("""
+                {"providers": {"mine": {"baseUrl": "https://mine.example", "api": "openai-completions",
+                  "models": [{"id": "g"}, {"id": "own"}]}}}""", "models.json");
+        ModelRegistry registry = ModelRegistry.withCatalog(catalog, config::adjust, config.models(), model -> Map.of());
+        assertEquals("anthropic/x4", registry.resolve("x4").orElseThrow().model().selector());
+        assertEquals(1, catalog.parses(), "found in the first line: the second is not read");
+        assertEquals("openai/g", registry.resolve("g").orElseThrow().model().selector(),
+                "the built-in one comes first, as in the full list");
+        assertEquals("mine/own", registry.resolve("own:high").orElseThrow().model().selector());
+        assertEquals(2, catalog.parses());
+    }
 }
