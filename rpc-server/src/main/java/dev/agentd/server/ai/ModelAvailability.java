@@ -9,7 +9,8 @@ import java.util.function.Predicate;
  * The one answer to "can this model be called now, and if not, why?" — asked by the model picker at
  * start, {@code set_model}/{@code cycle_model} and the model lists, the provider call's preflight,
  * the fallback scan, the revert rule and probe-back. A model can be called when agentd knows it, a
- * provider speaks its api, and that provider has a credential or needs none.
+ * provider speaks its api, and that provider has a credential or needs none (an ambient one, Bedrock's
+ * or Vertex's, must be configured).
  */
 public final class ModelAvailability {
     /** Why a model cannot be called; the message is what a prompt's failure says. */
@@ -44,7 +45,11 @@ public final class ModelAvailability {
             return Optional.of(new Unavailable(Reason.NO_PROVIDER,
                     "No API provider registered for api: " + model.api()));
         }
-        if (provider.get().requiresCredential() && !hasCredential.test(model.provider())) {
+        // An ambient provider (Bedrock, Vertex) needs no key but must be configured (evident
+        // credentials or a models.json entry, auth.AmbientCredentials): the built-in catalog's
+        // cloud models are not offered to users who set up neither.
+        boolean needs = provider.get().requiresCredential() || provider.get().ambientCredential();
+        if (needs && !hasCredential.test(model.provider())) {
             return Optional.of(new Unavailable(Reason.NO_CREDENTIAL, missingKeyMessage.apply(model.provider())));
         }
         return Optional.empty();
@@ -59,17 +64,8 @@ public final class ModelAvailability {
         return providers.forModel(model).map(Provider::requiresCredential).orElse(true);
     }
 
-    /**
-     * Whether the provider named {@code provider} can serve its models (asked of its first known
-     * model). A provider with an ambient credential counts only when one is evident, so that a
-     * family is not expanded onto a cloud the user never set up.
-     */
+    /** Whether the provider named {@code provider} can serve its models (asked of its default model). */
     public boolean providerUsable(String provider) {
-        return models.all().stream().filter(model -> model.provider().equals(provider)).findFirst()
-                .map(model -> usable(model) && (!ambient(model) || hasCredential.test(provider))).orElse(false);
-    }
-
-    private boolean ambient(Model model) {
-        return providers.forModel(model).map(Provider::ambientCredential).orElse(false);
+        return models.ofProvider(provider).stream().findFirst().map(this::usable).orElse(false);
     }
 }

@@ -2,8 +2,10 @@ package dev.agentd.server.ai;
 
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
+import dev.agentd.server.ai.catalog.Catalog;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Which thinking levels a model accepts, and clamping a requested level to them. The list is also
@@ -13,12 +15,17 @@ public final class ThinkingSupport {
     private ThinkingSupport() {}
 
     /**
-     * {@code off} only for models without reasoning; {@code xhigh} and {@code max} only for the
-     * models that have them.
+     * {@code off} only for models without reasoning. A built-in model has the levels pi's catalog
+     * gives it (some always think: no {@code off}; some have {@code max}). Any other reasoning
+     * model has off to high, and {@code xhigh} and {@code max} when its id says it has them.
      */
     public static List<ThinkingLevel> levels(Model model) {
         if (model == null || !model.reasoning()) {
             return List.of(ThinkingLevel.OFF);
+        }
+        Optional<List<ThinkingLevel>> known = Catalog.builtin().thinkingLevels(model);
+        if (known.isPresent()) {
+            return known.get();
         }
         List<ThinkingLevel> levels = new ArrayList<>(List.of(ThinkingLevel.OFF, ThinkingLevel.MINIMAL,
                 ThinkingLevel.LOW, ThinkingLevel.MEDIUM, ThinkingLevel.HIGH));
@@ -31,16 +38,19 @@ public final class ThinkingSupport {
         return List.copyOf(levels);
     }
 
-    /** The requested level if supported, else the highest supported level below it. */
+    /**
+     * The requested level if supported, else the highest supported level below it, else (a model
+     * that always thinks asked for {@code off}) its lowest level.
+     */
     public static ThinkingLevel clamp(Model model, ThinkingLevel requested) {
         List<ThinkingLevel> levels = levels(model);
-        ThinkingLevel best = ThinkingLevel.OFF;
+        ThinkingLevel best = null;
         for (ThinkingLevel level : levels) {
             if (level.ordinal() <= requested.ordinal()) {
                 best = level;
             }
         }
-        return best;
+        return best != null ? best : levels.get(0);
     }
 
     private static boolean supportsXhigh(Model model) {

@@ -26,6 +26,21 @@ final class AmbientCredentials {
 
     private AmbientCredentials() {}
 
+    /** Whether {@code provider}'s credential is ambient (judged by {@link #evident}). */
+    static boolean isAmbient(String provider) {
+        return BEDROCK.equals(provider) || VERTEX.equals(provider);
+    }
+
+    /** What configures an ambient provider, for the message when none is. */
+    static String howToConfigure(String provider) {
+        String sources = BEDROCK.equals(provider)
+                ? "set one of " + String.join(", ", AWS_VARIABLES) + ", or create ~/.aws/credentials or ~/.aws/config"
+                : "set GOOGLE_CLOUD_API_KEY or GOOGLE_APPLICATION_CREDENTIALS, or run `gcloud auth "
+                        + "application-default login` and set GOOGLE_CLOUD_PROJECT";
+        return "No credentials configured for " + provider + ": " + sources + "; or add a provider '" + provider
+                + "' to models.json to use the credential chain as it is (e.g. an instance's metadata server).";
+    }
+
     /**
      * @param env a non-blank environment variable's value
      * @param userHome the user's home directory (gcloud's configuration lies under it)

@@ -107,6 +107,14 @@ public final class AuthStore {
         keyless.add(provider);
     }
 
+    /**
+     * A cloud provider whose credential is ambient (Bedrock, Vertex): naming it in models.json
+     * configures it, for a credential the environment cannot show (an instance's metadata server).
+     */
+    public static boolean isAmbient(String provider) {
+        return AmbientCredentials.isAmbient(provider);
+    }
+
     public synchronized boolean isKeyless(String provider) {
         return keyless.contains(provider);
     }
@@ -116,6 +124,9 @@ public final class AuthStore {
      * are tried, with this provider's environment variable by name.
      */
     public String missingKeyMessage(String provider) {
+        if (AmbientCredentials.isAmbient(provider)) {
+            return AmbientCredentials.howToConfigure(provider);
+        }
         String file = authFile == null ? "auth.json" : authFile.toString();
         String env = envVar(provider).map(name -> "the " + name + " environment variable, ")
                 .orElse("");

@@ -10,7 +10,7 @@ import dev.agentd.server.ai.ModelAvailability;
 import dev.agentd.server.ai.ModelRegistry;
 import dev.agentd.server.ai.Provider;
 import dev.agentd.server.ai.ProviderRegistry;
-import dev.agentd.server.ai.catalog.BuiltinModels;
+import dev.agentd.server.ai.catalog.Catalog;
 import dev.agentd.server.ai.faux.FauxModels;
 import dev.agentd.server.ai.faux.FauxProvider;
 import dev.agentd.server.ai.faux.FauxScript;
@@ -49,9 +49,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -114,8 +114,13 @@ public final class Daemon {
         auth.shareBlocks(sharedState.credentialBlocks());
         ModelsConfig modelsConfig = ModelsConfig.load(dirs.modelsFile());
         modelsConfig.apiKeySpecs().forEach(auth::setModelsJsonKey);
-        modelsConfig.keylessProviders(BuiltinModels.ALL.stream().map(Model::provider)
-                .collect(Collectors.toSet())).forEach(auth::setKeyless);
+        // The catalog's provider names come from its lines' first bytes: no model is parsed here.
+        Catalog builtin = Catalog.builtin();
+        modelsConfig.keylessProviders(Set.copyOf(builtin.providers())).forEach(auth::setKeyless);
+        // A cloud's credential is ambient: evident from the environment (AuthStore.hasCredential), or
+        // configured by naming the provider in models.json.
+        modelsConfig.providers().stream().map(ModelsConfig.CustomProvider::name).filter(AuthStore::isAmbient)
+                .forEach(auth::setKeyless);
         StartupWarnings warnings = new StartupWarnings();
         warnings.addAll(settings.warnings());
         warnings.addAll(auth.warnings());
@@ -138,12 +143,13 @@ public final class Daemon {
         long chunkDelay = parseLong(env.get("AGENTD_FAUX_CHUNK_DELAY_MS"), DEFAULT_FAUX_CHUNK_DELAY_MS);
         FauxProvider faux = new FauxProvider(script, scheduler, chunkDelay);
 
-        // Built-in and custom models first: without --model the first one with a credential is chosen.
-        List<Model> catalog = new ArrayList<>(modelsConfig.mergeWith(BuiltinModels.ALL));
-        catalog.addAll(FauxModels.ALL);
-        SecretInventory.register(env, settings.current(), auth, secrets, modelsConfig, catalog);
-        ModelRegistry models = new ModelRegistry(catalog, modelsConfig.headers(secrets::resolve))
-                .listingEmbedded(asksForEmbedded(options));
+        // Built-in and custom models first: without --model the default of the first provider with a
+        // credential is chosen. The built-in part is parsed provider by provider, when asked for.
+        List<Model> custom = new ArrayList<>(modelsConfig.models());
+        custom.addAll(FauxModels.ALL);
+        SecretInventory.register(env, settings.current(), auth, secrets, modelsConfig, custom);
+        ModelRegistry models = ModelRegistry.withCatalog(builtin, modelsConfig::adjust, custom,
+                modelsConfig.headers(secrets::resolve)).listingEmbedded(asksForEmbedded(options));
         // Time the run thread waits for the client to read stdout is not provider silence (N3).
         OutputBackpressure backpressure = new OutputBackpressure(scheduler::monotonicMs);
         List<Provider> all = new ArrayList<>(HttpProviders.create(new LazyHttpClient(), scheduler,
@@ -314,7 +320,7 @@ public final class Daemon {
                     StartupWarnings.unknownModel(spec, models, modelsJsonWarnings)));
         }
         if (options.provider() != null) {
-            return models.all().stream().filter(model -> model.provider().equals(options.provider())).findFirst()
+            return models.ofProvider(options.provider()).stream().findFirst()
                     .map(model -> new ModelRegistry.Selection(model, null))
                     .orElseThrow(() -> new CliOptions.UsageException("unknown provider '" + options.provider() + "'"));
         }
@@ -333,9 +339,16 @@ public final class Daemon {
         }
         ModelAvailability availability = new ModelAvailability(models, providers, auth::hasCredential,
                 auth::missingKeyMessage);
-        for (Model model : models.all()) {
-            if (availability.needsCredential(model) && availability.usable(model)) {
-                return new ModelRegistry.Selection(model, null);
+        // Provider by provider, skipping those without a credential before their models are parsed
+        // (a model picked here needs one); within a provider its default comes first.
+        for (String provider : models.providers()) {
+            if (!auth.hasCredential(provider)) {
+                continue;
+            }
+            for (Model model : models.ofProvider(provider)) {
+                if (availability.needsCredential(model) && availability.usable(model)) {
+                    return new ModelRegistry.Selection(model, null);
+                }
             }
         }
         LOG.info("no credential found; using the embedded faux model {}", FauxModels.FAUX_1.selector());

@@ -24,7 +24,7 @@ final class SecretInventory {
     private SecretInventory() {}
 
     static void register(Map<String, String> env, Settings settings, AuthStore auth, SecretResolver secrets,
-            ModelsConfig modelsConfig, List<Model> catalog) {
+            ModelsConfig modelsConfig, List<Model> custom) {
         auth.rememberSecrets();
         for (ModelsConfig.CustomProvider provider : modelsConfig.providers()) {
             auth.setHeaderSpecs(provider.name(), provider.headerSpecs());
@@ -36,6 +36,9 @@ final class SecretInventory {
         }
         UrlCredentials.secrets(env.get(StateConfig.ENV_URL)).forEach(KnownSecrets::add);
         settings.text("state.url").map(UrlCredentials::secrets).orElse(List.of()).forEach(KnownSecrets::add);
-        catalog.forEach(model -> UrlCredentials.secrets(model.baseUrl()).forEach(KnownSecrets::add));
+        // The built-in catalog's URLs carry no credentials; an override's baseUrl may.
+        modelsConfig.providers().forEach(provider -> UrlCredentials.secrets(provider.baseUrl())
+                .forEach(KnownSecrets::add));
+        custom.forEach(model -> UrlCredentials.secrets(model.baseUrl()).forEach(KnownSecrets::add));
     }
 }

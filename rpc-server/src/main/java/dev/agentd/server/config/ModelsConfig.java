@@ -177,7 +177,22 @@ public final class ModelsConfig {
      * and otherwise follow the catalog.
      */
     public List<Model> mergeWith(List<Model> builtin) {
-        List<Model> merged = new ArrayList<>();
+        List<Model> merged = new ArrayList<>(adjust(builtin));
+        merged.addAll(models());
+        return merged;
+    }
+
+    /**
+     * This file applied to built-in models (one provider's or all): each takes its provider's
+     * overriding baseUrl, and one a custom model replaces (same provider and id) is left out: the
+     * custom one follows the catalog instead ({@link #mergeWith}).
+     */
+    public List<Model> adjust(List<Model> builtin) {
+        if (providers.isEmpty()) {
+            return builtin;
+        }
+        List<Model> custom = models();
+        List<Model> adjusted = new ArrayList<>();
         for (Model model : builtin) {
             Optional<CustomProvider> override = providers.stream()
                     .filter(p -> p.name().equals(model.provider()) && p.models().isEmpty() && p.baseUrl() != null)
@@ -185,14 +200,13 @@ public final class ModelsConfig {
             Model effective = override.map(p -> new Model(model.id(), model.name(), model.api(), model.provider(),
                     p.baseUrl(), model.reasoning(), model.input(), model.cost(), model.contextWindow(),
                     model.maxTokens())).orElse(model);
-            boolean replaced = models().stream().anyMatch(custom -> custom.provider().equals(model.provider())
-                    && custom.id().equals(model.id()));
+            boolean replaced = custom.stream().anyMatch(c -> c.provider().equals(model.provider())
+                    && c.id().equals(model.id()));
             if (!replaced) {
-                merged.add(effective);
+                adjusted.add(effective);
             }
         }
-        merged.addAll(models());
-        return merged;
+        return adjusted;
     }
 
     static boolean isHttpUrl(String text) {

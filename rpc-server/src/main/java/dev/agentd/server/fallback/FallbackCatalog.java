@@ -4,10 +4,8 @@ import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.server.ai.ModelRegistry;
 import dev.agentd.server.ai.ThinkingSupport;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The known models as fallback sees them: case-insensitive {@code provider/id} lookup in constant
@@ -18,20 +16,33 @@ import java.util.Set;
 public final class FallbackCatalog {
     private final ModelRegistry registry;
     private final List<String> providers;
+    private final String awsRegion;
 
-    private FallbackCatalog(ModelRegistry registry) {
+    private FallbackCatalog(ModelRegistry registry, String awsRegion) {
         this.registry = registry;
-        Set<String> names = new LinkedHashSet<>();
-        registry.all().forEach(model -> names.add(model.provider()));
-        this.providers = List.copyOf(names);
+        this.awsRegion = awsRegion;
+        this.providers = registry.providers(); // names only: no built-in catalog line is parsed
     }
 
     public static FallbackCatalog of(List<Model> models) {
-        return new FallbackCatalog(new ModelRegistry(models));
+        return new FallbackCatalog(new ModelRegistry(models), null);
     }
 
     public static FallbackCatalog of(ModelRegistry registry) {
-        return new FallbackCatalog(registry);
+        return new FallbackCatalog(registry, null);
+    }
+
+    /**
+     * The same catalog for a process whose AWS region is {@code awsRegion} (null: unknown, read as
+     * us-east-1): it decides which Bedrock inference profile a bare selector picks.
+     */
+    public FallbackCatalog withAwsRegion(String awsRegion) {
+        return new FallbackCatalog(registry, awsRegion);
+    }
+
+    /** The AWS region Bedrock variants are picked for, or null. */
+    public String awsRegion() {
+        return awsRegion;
     }
 
     public List<Model> models() {

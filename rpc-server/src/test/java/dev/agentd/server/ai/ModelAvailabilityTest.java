@@ -57,10 +57,10 @@ class ModelAvailabilityTest {
         assertTrue(none.needsCredential(ORPHAN), "an api nobody speaks counts as needing one");
     }
 
-    /** A cloud provider whose credential is ambient: callable always, counted as configured only when evident. */
+    /** A cloud provider whose credential is ambient (Bedrock, Vertex): no key, but it must be configured. */
     private static final class Ambient implements Provider {
-        static final Model MODEL = new Model("gemini-x", "Gemini X", "ambient-api", "cloud", "http://unused", false,
-                List.of("text"), Model.Cost.FREE, 1000, 100);
+        static final Model MODEL = new Model("us.anthropic.claude-x", "X", "ambient-api", "cloud", "http://unused",
+                true, List.of("text"), Model.Cost.FREE, 1000, 100);
 
         @Override
         public String api() {
@@ -85,13 +85,16 @@ class ModelAvailabilityTest {
     }
 
     @Test
-    void anAmbientCredentialProviderIsCallableButRanksAsConfiguredOnlyWhenItsCredentialIsEvident() {
+    void anAmbientProviderNeedsNoKeyButIsOfferedOnlyWhenConfigured() {
         ModelRegistry models = new ModelRegistry(List.of(Ambient.MODEL));
         ProviderRegistry providers = new ProviderRegistry(List.of(new Ambient()));
-        ModelAvailability without = new ModelAvailability(models, providers, Set.<String>of()::contains, p -> "none");
-        assertTrue(without.usable(Ambient.MODEL), "the call itself finds the credential, or says where it looked");
-        assertFalse(without.providerUsable("cloud"), "not ranked first in a family without evidence");
-        ModelAvailability with = new ModelAvailability(models, providers, Set.of("cloud")::contains, p -> "none");
-        assertTrue(with.providerUsable("cloud"));
+        ModelAvailability unconfigured = new ModelAvailability(models, providers, p -> false, p -> "missing " + p);
+        assertEquals(new ModelAvailability.Unavailable(ModelAvailability.Reason.NO_CREDENTIAL, "missing cloud"),
+                unconfigured.check(Ambient.MODEL).orElseThrow(), "a built-in cloud catalog is not offered to everyone");
+        assertFalse(unconfigured.needsCredential(Ambient.MODEL), "never picked as the default for want of a key");
+        assertFalse(unconfigured.providerUsable("cloud"), "no family expands onto a cloud the user never set up");
+        ModelAvailability configured = new ModelAvailability(models, providers, "cloud"::equals, p -> "");
+        assertTrue(configured.usable(Ambient.MODEL), "evident credentials or a models.json entry configure it");
+        assertTrue(configured.providerUsable("cloud"));
     }
 }

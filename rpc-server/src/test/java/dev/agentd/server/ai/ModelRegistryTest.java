@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
+import dev.agentd.server.ai.catalog.Catalog;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -71,5 +72,26 @@ class ModelRegistryTest {
                 "the cycle order: max last, then back to off");
         assertEquals(List.of(ThinkingLevel.OFF, ThinkingLevel.MINIMAL, ThinkingLevel.LOW, ThinkingLevel.MEDIUM,
                 ThinkingLevel.HIGH, ThinkingLevel.XHIGH), ThinkingSupport.levels(model("openai", "gpt-5", true)));
+    }
+
+    @Test
+    void aBuiltInModelHasTheLevelsPisCatalogGivesIt() {
+        Catalog shipped = Catalog.builtin();
+        Model opus46 = shipped.models("anthropic").stream().filter(m -> m.id().equals("claude-opus-4-6")).findFirst()
+                .orElseThrow();
+        assertEquals(List.of(ThinkingLevel.OFF, ThinkingLevel.MINIMAL, ThinkingLevel.LOW, ThinkingLevel.MEDIUM,
+                ThinkingLevel.HIGH, ThinkingLevel.MAX), ThinkingSupport.levels(opus46), "pi 1.6: max but no xhigh");
+        assertEquals(ThinkingLevel.HIGH, ThinkingSupport.clamp(opus46, ThinkingLevel.XHIGH));
+        Model alwaysThinks = shipped.models("anthropic").get(0);
+        assertEquals("claude-opus-5-5", alwaysThinks.id());
+        assertEquals(ThinkingLevel.LOW, ThinkingSupport.levels(alwaysThinks).get(0), "no off");
+        assertEquals(ThinkingLevel.LOW, ThinkingSupport.clamp(alwaysThinks, ThinkingLevel.OFF),
+                "a model that cannot turn thinking off gets its lowest level");
+        Model gpt5 = ModelRegistry.withCatalog(shipped, models -> models, List.of(), m -> java.util.Map.of())
+                .find("openai", "gpt-5").orElseThrow();
+        assertEquals(ThinkingLevel.MINIMAL, ThinkingSupport.clamp(gpt5, ThinkingLevel.OFF));
+        assertEquals(ThinkingLevel.HIGH, ThinkingSupport.clamp(gpt5, ThinkingLevel.MAX));
+        // The same id from models.json over another api is not the catalog's model: the id rules apply.
+        assertEquals(ThinkingLevel.XHIGH, ThinkingSupport.clamp(model("openai", "gpt-5", true), ThinkingLevel.MAX));
     }
 }

@@ -56,7 +56,7 @@ final class LayerRules {
         // What both dialect families share: framing, the stdout writer, JSON-RPC 2.0's envelope records.
         t.put("wire", List.of(PROTOCOL));
         t.put("agent", List.of(PROTOCOL, "ai", "tools", "runtime"));
-        t.put("ai", List.of(PROTOCOL, "runtime"));
+        t.put("ai", List.of(PROTOCOL, "ai.catalog", "runtime"));
         t.put("ai.sse", List.of());
         t.put("ai.catalog", List.of(PROTOCOL));
         t.put("ai.faux", List.of(PROTOCOL, "ai", "runtime"));

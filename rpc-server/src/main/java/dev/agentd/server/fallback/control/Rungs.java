@@ -37,7 +37,10 @@ final class Rungs {
     Rungs(FallbackWiring wiring, ModelSeat seat) {
         this.wiring = wiring;
         this.seat = seat;
-        this.catalog = FallbackCatalog.of(wiring.models());
+        // The region the Bedrock provider will call (its own first two sources) picks the profile.
+        String region = System.getenv("AWS_REGION");
+        this.catalog = FallbackCatalog.of(wiring.models())
+                .withAwsRegion(region == null || region.isBlank() ? System.getenv("AWS_DEFAULT_REGION") : region);
         this.health = new ModelHealth(wiring.random());
         this.circuits = new CircuitAccess(wiring.services().state().circuits(), wiring.sessionId(), this::settings,
                 wiring.services().probeLeaseMs(), wiring.scheduler()::monotonicMs, wiring.services().log(),

@@ -2,7 +2,7 @@ package dev.agentd.bench.jmh.fallback;
 
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
-import dev.agentd.server.ai.catalog.BuiltinModels;
+import dev.agentd.server.ai.catalog.Catalog;
 import dev.agentd.server.fallback.CandidateScan;
 import dev.agentd.server.fallback.FallbackCatalog;
 import dev.agentd.server.fallback.ChainsMemo;
@@ -42,7 +42,7 @@ public class CandidateScanBench {
 
     @Setup
     public void setUp() {
-        List<Model> models = new ArrayList<>(BuiltinModels.ALL);
+        List<Model> models = new ArrayList<>(Catalog.builtin().all());
         catalog = FallbackCatalog.of(models);
         memo = new ChainsMemo();
         raw = new LinkedHashMap<>();

@@ -5,7 +5,7 @@ import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.message.Usage;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
-import dev.agentd.server.ai.catalog.BuiltinModels;
+import dev.agentd.server.ai.catalog.Catalog;
 import dev.agentd.server.fallback.CandidateScan;
 import dev.agentd.server.fallback.FallbackCatalog;
 import dev.agentd.server.fallback.Chains;
@@ -53,7 +53,7 @@ public class ClassifyThenScanBench {
 
     @Setup
     public void setUp() {
-        List<Model> models = new ArrayList<>(BuiltinModels.ALL);
+        List<Model> models = new ArrayList<>(Catalog.builtin().all());
         catalog = FallbackCatalog.of(models);
         memo = new ChainsMemo();
         raw = new LinkedHashMap<>();
