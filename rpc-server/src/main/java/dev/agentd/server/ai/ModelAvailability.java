@@ -59,6 +59,14 @@ public final class ModelAvailability {
         return check(model).isEmpty();
     }
 
+    /**
+     * Whether {@code model} is offered because the user set its provider up: a key, or an ambient
+     * credential (Bedrock, Vertex) — as opposed to a model that needs nothing (the embedded faux).
+     */
+    public boolean configuredByUser(Model model) {
+        return providers.forModel(model).map(p -> p.requiresCredential() || p.ambientCredential()).orElse(true);
+    }
+
     /** Whether calling {@code model} takes a credential (an unknown api counts as needing one). */
     public boolean needsCredential(Model model) {
         return providers.forModel(model).map(Provider::requiresCredential).orElse(true);

@@ -27,6 +27,9 @@ final class ProviderEntryReader {
     private final JsonNode node;
     private final List<String> warnings;
 
+    /** APIs whose endpoint follows from the environment (region, location): no baseUrl needed. */
+    private static final Set<String> DERIVED_ENDPOINT_APIS = Set.of("bedrock-converse-stream", "google-vertex");
+
     ProviderEntryReader(String source, String name, JsonNode node, List<String> warnings) {
         this.where = source + ": provider '" + name + "'";
         this.name = name;
@@ -45,7 +48,8 @@ final class ProviderEntryReader {
         String baseUrl = null;
         JsonNode url = node.path("baseUrl");
         if (!url.isMissingNode()) {
-            if (!url.isTextual() || !ModelsConfig.isHttpUrl(url.textValue().trim())) {
+            // Vertex's catalog form names the location as a placeholder the provider fills in.
+            if (!url.isTextual() || !ModelsConfig.isHttpUrl(url.textValue().trim().replace("{location}", "global"))) {
                 return skip("'baseUrl' must be an http(s) URL");
             }
             baseUrl = url.textValue().trim();
@@ -89,8 +93,11 @@ final class ProviderEntryReader {
             }
             return Optional.of(new ModelsConfig.CustomProvider(name, baseUrl, api, apiKey, headers, List.of()));
         }
-        if (baseUrl == null) {
+        if (baseUrl == null && (api == null || !DERIVED_ENDPOINT_APIS.contains(api))) {
             return skip("defines models but has no 'baseUrl'");
+        }
+        if (baseUrl == null) {
+            baseUrl = ""; // the provider derives it: Bedrock from the region, Vertex from the location
         }
         List<Model> models = new ArrayList<>();
         Set<String> ids = new HashSet<>();

@@ -105,22 +105,18 @@ public final class ModelControl implements ModelSeat {
 
     /**
      * What {@code get_available_models} and {@code cycle_model} offer: the models whose provider has
-     * a credential; the credential-free embedded ones only when there is nothing else or when the
+     * a credential (a key, or a configured cloud's ambient one); the credential-free embedded ones only when there is nothing else or when the
      * registry says they were asked for (see {@link ModelRegistry#listingEmbedded}).
      */
     public List<Model> available() {
         List<Model> usable = usableModels();
-        List<Model> configured = usable.stream().filter(this::needsCredential).toList();
+        List<Model> configured = usable.stream().filter(context.availability()::configuredByUser).toList();
         return configured.isEmpty() || context.models().listsEmbedded() ? usable : configured;
     }
 
     /** Models whose provider has a credential or needs none; {@code set_model} accepts any of them by name. */
     private List<Model> usableModels() {
         return context.models().all().stream().filter(this::usable).toList();
-    }
-
-    private boolean needsCredential(Model candidate) {
-        return context.availability().needsCredential(candidate);
     }
 
     /** Whether {@code candidate} can be called now ({@link ModelAvailability}). */

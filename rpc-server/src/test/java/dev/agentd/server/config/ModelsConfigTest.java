@@ -82,6 +82,22 @@ class ModelsConfigTest {
     }
 
     @Test
+    void bedrockAndVertexModelsNeedNoBaseUrlAndVertexKeepsItsLocationPlaceholder() {
+        ModelsConfig config = parse("""
+                {"providers":{
+                  "amazon-bedrock":{"api":"bedrock-converse-stream","models":[{"id":"us.anthropic.claude-x"}]},
+                  "google-vertex":{"api":"google-vertex","baseUrl":"https://{location}-aiplatform.googleapis.com",
+                    "models":[{"id":"claude-x@20250929"}]},
+                  "noUrl":{"api":"anthropic-messages","models":[{"id":"c"}]}}}""");
+        assertEquals(List.of("us.anthropic.claude-x", "claude-x@20250929"),
+                config.models().stream().map(Model::id).toList());
+        assertEquals("", config.models().get(0).baseUrl(), "Bedrock derives its endpoint from the region");
+        assertEquals("https://{location}-aiplatform.googleapis.com", config.models().get(1).baseUrl());
+        assertTrue(warned(config, "provider 'noUrl' defines models but has no 'baseUrl'"));
+        assertEquals(1, config.warnings().size(), config.warnings().toString());
+    }
+
+    @Test
     void badModelsAreSkippedAndBadOptionalFieldsDefaulted() {
         ModelsConfig config = parse("""
                 {"providers":{"p":{"baseUrl":"https://api.example.com/v1","api":"openai-completions","models":[

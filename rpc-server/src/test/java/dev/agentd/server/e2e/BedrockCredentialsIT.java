@@ -202,6 +202,10 @@ class BedrockCredentialsIT {
     @Test
     void withNoCredentialAnywhereTheErrorNamesEveryPlaceAndTheSessionGoesOn() throws Exception {
         daemon = start(cleanEnv());
+        JsonNode listed = daemon.request(command("get_available_models", "m")).path("data").path("models");
+        assertTrue(listed.toString().contains("\"id\":\"" + MODEL + "\""),
+                "naming amazon-bedrock in models.json configures it, and it is listed: " + listed);
+        assertFalse(listed.toString().contains("\"provider\":\"faux\""), "the embedded models stay out of the list");
         daemon.send(command("prompt", "p1", "message", "hi"));
         JsonNode reply = daemon.awaitNth("agent_end", 1).path("messages").get(1);
         String error = reply.path("errorMessage").asText();
