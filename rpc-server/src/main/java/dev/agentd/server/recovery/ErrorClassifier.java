@@ -81,6 +81,9 @@ public final class ErrorClassifier {
      */
     private static final String RESOURCE_EXHAUSTED = "resource_exhausted";
     static final Phrases DAILY_QUOTA = Phrases.of(List.of("perday"), "perday");
+    /** A quota counted per minute or second (Google's metric names and their prose). */
+    static final Phrases SHORT_WINDOW_QUOTA = Phrases.of(List.of("per_minute", "per minute", "perminute",
+            "per_second", "per second", "persecond"), "per[_ ]?(?:minute|second)");
     /** Quota, budget and spend limits (checked before billing: a spend-limit body may say "billing"). */
     static final Phrases QUOTA = Phrases.of(List.of("spend_limit", "quota", "budget"),
             "enforced_spend_limit_reached", "spend_limit_exceeded", "quota exceeded", "out of budget",
@@ -160,7 +163,7 @@ public final class ErrorClassifier {
         if (ErrorTypes.REFUSAL.equals(type)) {
             return ErrorClass.REFUSAL;
         }
-        ErrorClass exhausted = exhausted(type, text, hintedRateLimit(message, type));
+        ErrorClass exhausted = exhausted(type, text, hintedRateLimit(message, type, text));
         if (exhausted != null) {
             return exhausted;
         }
@@ -193,11 +196,13 @@ public final class ErrorClassifier {
      * "Quota exceeded for quota metric …" with a RetryInfo of seconds, a gateway's
      * "quota exceeded" 429 with {@code Retry-After}).
      */
-    private static boolean hintedRateLimit(AgentMessage.Assistant message, String type) {
+    private static boolean hintedRateLimit(AgentMessage.Assistant message, String type, String text) {
         Long hint = message.retryAfterMs();
         Integer status = message.errorStatus();
         boolean rateLimit = status != null ? status == 429 : type != null && RATE_LIMIT_TYPES.contains(type);
-        return rateLimit && hint != null && hint >= 0 && hint < SHORT_HINT_MS;
+        // A quota named per minute or per second is a window, hinted or not: Vertex's
+        // "Quota exceeded for …requests_per_minute_per_project…" 429 carries no RetryInfo.
+        return rateLimit && ((hint != null && hint >= 0 && hint < SHORT_HINT_MS) || SHORT_WINDOW_QUOTA.in(text));
     }
 
     private static ErrorClass exhausted(String type, String text, boolean hintedRateLimit) {

@@ -61,6 +61,12 @@ class StructuredRateLimitTest {
                 ]
               }
             }""";
+    /** Vertex AI's 429 for a per-minute quota: Google's format, no RetryInfo. */
+    private static final String VERTEX_PER_MINUTE = """
+            {"error": {"code": 429, "message": "Quota exceeded for \
+            aiplatform.googleapis.com/generate_content_requests_per_minute_per_project_per_base_model with base \
+            model: gemini-2.5-pro. Please submit a quota increase request. \
+            https://cloud.google.com/vertex-ai/docs/generative-ai/quotas-genai.", "status": "RESOURCE_EXHAUSTED"}}""";
     private static final String GEMINI_MONTHLY = """
             {
               "error": {
@@ -100,8 +106,15 @@ class StructuredRateLimitTest {
                                 + "\"rate_limit_exceeded\",\"param\":null,\"code\":\"rate_limit_exceeded\"}}",
                                 Map.of("retry-after", "4", "x-ratelimit-reset-requests", "4s"),
                                 HttpErrors::errorCodeOrType), ErrorClass.RATE_LIMITED, 4_000L),
-                row("anthropic 429 'quota' words, no hint: still quota",
-                        http(429, ANTHROPIC_QUOTA_WORDS, Map.of(), HttpErrors::errorDotType), ErrorClass.QUOTA, null),
+                row("anthropic 429 'quota' words per minute, no hint: a window, so a rate limit",
+                        http(429, ANTHROPIC_QUOTA_WORDS, Map.of(), HttpErrors::errorDotType),
+                        ErrorClass.RATE_LIMITED, null),
+                row("anthropic 429 'quota exceeded' without a window or a hint: quota",
+                        http(429, ANTHROPIC_QUOTA_WORDS.replace(" for input tokens per minute", ""), Map.of(),
+                                HttpErrors::errorDotType), ErrorClass.QUOTA, null),
+                row("vertex per-minute quota 429 without RetryInfo: a rate limit",
+                        http(429, VERTEX_PER_MINUTE, Map.of(), StructuredRateLimitTest::geminiStatus),
+                        ErrorClass.RATE_LIMITED, null),
                 row("anthropic spend limit code beats a hint",
                         http(429, ANTHROPIC_SPEND_LIMIT, Map.of("retry-after", "30"), HttpErrors::errorDotType),
                         ErrorClass.QUOTA, 30_000L),
