@@ -36,6 +36,18 @@ public record StreamRequest(
         headers = headers == null ? Map.of() : Map.copyOf(headers);
     }
 
+    /** The same request sent to another endpoint (a cloud provider derives it from region or location). */
+    public StreamRequest withBaseUrl(String baseUrl) {
+        Model m = model;
+        if (baseUrl.equals(m.baseUrl())) {
+            return this;
+        }
+        Model routed = new Model(m.id(), m.name(), m.api(), m.provider(), baseUrl, m.reasoning(), m.input(), m.cost(),
+                m.contextWindow(), m.maxTokens());
+        return new StreamRequest(routed, systemPrompt, messages, tools, thinkingLevel, apiKey, headers, sessionId,
+                maxOutputTokens);
+    }
+
     @Override
     public String toString() {
         return "StreamRequest[model=" + (model == null ? null : model.selector()) + ", messages=" + messages.size()

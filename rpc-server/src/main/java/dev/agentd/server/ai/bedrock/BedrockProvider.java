@@ -1,7 +1,6 @@
 package dev.agentd.server.ai.bedrock;
 
 import dev.agentd.protocol.message.AgentMessage;
-import dev.agentd.protocol.model.Model;
 import dev.agentd.server.ai.Provider;
 import dev.agentd.server.ai.StreamListener;
 import dev.agentd.server.ai.StreamRequest;
@@ -66,7 +65,7 @@ public final class BedrockProvider implements Provider {
     @Override
     public AgentMessage.Assistant stream(StreamRequest request, StreamListener listener, CancellationToken cancel) {
         String region = region(request.model().id(), request.model().baseUrl());
-        StreamRequest routed = withBaseUrl(request, baseUrl(request.model().baseUrl(), region));
+        StreamRequest routed = request.withBaseUrl(baseUrl(request.model().baseUrl(), region));
         String bearer = nonBlank(env.apply("AWS_BEARER_TOKEN_BEDROCK"), request.apiKey());
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("accept", "application/vnd.amazon.eventstream");
@@ -163,17 +162,6 @@ public final class BedrockProvider implements Provider {
         return signed;
     }
 
-    private static StreamRequest withBaseUrl(StreamRequest request, String baseUrl) {
-        Model m = request.model();
-        if (baseUrl.equals(m.baseUrl())) {
-            return request;
-        }
-        Model routed = new Model(m.id(), m.name(), m.api(), m.provider(), baseUrl, m.reasoning(), m.input(), m.cost(),
-                m.contextWindow(), m.maxTokens());
-        return new StreamRequest(routed, request.systemPrompt(), request.messages(), request.tools(),
-                request.thinkingLevel(), request.apiKey(), request.headers(), request.sessionId(),
-                request.maxOutputTokens());
-    }
 
     private static String nonBlank(String first, String second) {
         if (first != null && !first.isBlank()) {

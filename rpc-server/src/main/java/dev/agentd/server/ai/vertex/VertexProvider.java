@@ -105,7 +105,7 @@ public final class VertexProvider implements Provider {
             baseUrl = VertexEndpoint.baseUrl(null, VertexEndpoint.DEFAULT_LOCATION);
             path = "/";
         }
-        StreamRequest routed = withBaseUrl(request, baseUrl);
+        StreamRequest routed = request.withBaseUrl(baseUrl);
         return streamer.post(routed, path, headers, body, VertexProvider::errorType,
                 (reply, redactor) -> publisher == VertexEndpoint.Publisher.ANTHROPIC
                         ? new AnthropicStreamMapper(reply, model, redactor)
@@ -144,15 +144,4 @@ public final class VertexProvider implements Provider {
                 + source + ".";
     }
 
-    private static StreamRequest withBaseUrl(StreamRequest request, String baseUrl) {
-        Model m = request.model();
-        if (baseUrl.equals(m.baseUrl())) {
-            return request;
-        }
-        Model routed = new Model(m.id(), m.name(), m.api(), m.provider(), baseUrl, m.reasoning(), m.input(), m.cost(),
-                m.contextWindow(), m.maxTokens());
-        return new StreamRequest(routed, request.systemPrompt(), request.messages(), request.tools(),
-                request.thinkingLevel(), request.apiKey(), request.headers(), request.sessionId(),
-                request.maxOutputTokens());
-    }
 }
