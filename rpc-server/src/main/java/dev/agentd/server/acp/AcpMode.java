@@ -174,13 +174,33 @@ public final class AcpMode implements ProtocolMode {
                 }
             }
             case "session/set_config_option" -> connection.result(id, setConfigOption(params));
+            // Before config options, ACP had a model selector (OpenHands and older Zed still call it).
+            case "session/set_model" -> {
+                AcpSession session = session(params);
+                selectModel(session, AcpJson.textOf(params, "modelId"));
+                connection.result(id, AcpJson.object());
+            }
+            // agentd has no modes to advertise (its permission policy is the user's setting, not the
+            // editor's to lower): a client only calls this with a mode it was offered.
+            case "session/set_mode" -> {
+                if (id != null) {
+                    connection.error(id, -32601, "Method not found: session/set_mode (agentd offers no session "
+                            + "modes; the model and thinking level are config options)", null);
+                }
+            }
             case "session/close" -> {
                 AcpSession closed = session(params);
                 sessions.remove(closed.id());
                 closed.close();
                 connection.result(id, AcpJson.object());
             }
-            case "authenticate" -> connection.result(id, AcpJson.object());
+            case "authenticate" -> {
+                String refusal = AuthMethods.refusal(params);
+                if (refusal != null) {
+                    throw new BadParams(refusal);
+                }
+                connection.result(id, AcpJson.object());
+            }
             default -> {
                 if (id != null) {
                     connection.error(id, -32601, "Method not found: " + method, null);
@@ -200,7 +220,7 @@ public final class AcpMode implements ProtocolMode {
         sessionCapabilities.putObject("resume");
         sessionCapabilities.putObject("close");
         result.putObject("agentInfo").put("name", "agentd").put("title", "agentd").put("version", version);
-        result.putArray("authMethods");
+        result.set("authMethods", AuthMethods.advertised());
         return result;
     }
 
@@ -278,9 +298,7 @@ public final class AcpMode implements ProtocolMode {
         }
         ModelControl models = session.agent().models();
         if (ConfigOptions.MODEL.equals(configId)) {
-            Model model = models.available().stream().filter(m -> m.selector().equals(value)).findFirst()
-                    .orElseThrow(() -> new BadParams("unknown model '" + value + "'"));
-            models.switchTo(model, null, ModelControl.Source.SET, false);
+            selectModel(session, value);
         } else if (ConfigOptions.THOUGHT_LEVEL.equals(configId)) {
             Optional<ThinkingLevel> level = ThinkingLevel.parse(value);
             models.setThinkingLevel(level.orElseThrow(() -> new BadParams("unknown thinking level '" + value + "'")));
@@ -290,6 +308,17 @@ public final class AcpMode implements ProtocolMode {
         ObjectNode result = AcpJson.object();
         result.set("configOptions", session.configOptions());
         return result;
+    }
+
+    /** The model option's value (a {@code provider/id} selector) becomes the session's model. */
+    private static void selectModel(AcpSession session, String selector) {
+        if (selector == null) {
+            throw new BadParams("modelId must be a string");
+        }
+        ModelControl models = session.agent().models();
+        Model model = models.available().stream().filter(m -> m.selector().equals(selector)).findFirst()
+                .orElseThrow(() -> new BadParams("unknown model '" + selector + "'"));
+        models.switchTo(model, null, ModelControl.Source.SET, false);
     }
 
     private AcpSession session(JsonNode params) {

@@ -1,6 +1,7 @@
 package dev.agentd.server.acp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -130,5 +131,22 @@ class AcpModeTest {
                 .orElseThrow();
         assertEquals("greet", update.path("availableCommands").path(0).path("name").asText(), update.toString());
         assertEquals("Greet someone", update.path("availableCommands").path(0).path("description").asText());
+    }
+
+    @Test
+    void initializeAdvertisesTheApiKeyMethodAndAuthenticateAcceptsOnlyIt() throws IOException {
+        List<JsonNode> written = serve("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"authenticate\",\"params\":{\"methodId\":\"agentd-api-key\"}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"authenticate\",\"params\":{\"methodId\":\"sk-ant-secret123\"}}");
+        JsonNode method = reply(written, 1).path("result").path("authMethods").path(0);
+        assertEquals("agentd-api-key", method.path("id").asText(), written.toString());
+        assertTrue(method.path("description").asText().contains("ANTHROPIC_API_KEY"), method.toString());
+        assertTrue(method.path("_meta").path("agentd/envVars").toString().contains("OPENAI_API_KEY"), method.toString());
+        assertEquals(1, reply(written, 1).path("result").path("authMethods").size());
+        assertEquals("{}", reply(written, 2).path("result").toString());
+        JsonNode refused = reply(written, 3).path("error");
+        assertEquals(-32602, refused.path("code").asInt());
+        assertTrue(refused.path("message").asText().contains("agentd-api-key"), refused.toString());
+        assertFalse(written.toString().contains("secret123"), "what was sent is never echoed: " + written);
     }
 }

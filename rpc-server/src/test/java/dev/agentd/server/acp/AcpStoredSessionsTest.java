@@ -197,4 +197,26 @@ class AcpStoredSessionsTest {
         assertEquals(-32000, error.path("code").asInt());
         assertTrue(error.path("message").asText().contains("is open in another agentd process (pid 7)"), error.toString());
     }
+
+    @Test
+    void setModelIsTheModelOptionAndSetModeIsNotFound() throws Exception {
+        Piped piped = new Piped();
+        String id = reply(parse(piped.out), 2).orElseThrow().path("result").path("sessionId").asText();
+        String session = "\"params\":{\"sessionId\":\"" + id + "\",";
+        piped.client.write(("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"session/set_model\"," + session
+                + "\"modelId\":\"faux/faux-2\"}}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"session/set_config_option\"," + session
+                + "\"configId\":\"thought_level\",\"value\":\"low\"}}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"session/set_model\"," + session + "\"modelId\":\"no/such\"}}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"session/set_mode\"," + session + "\"modeId\":\"code\"}}\n")
+                .getBytes(StandardCharsets.UTF_8));
+        piped.client.close();
+        piped.reader.join(30_000);
+        List<JsonNode> written = parse(piped.out);
+        assertEquals("{}", reply(written, 3).orElseThrow().path("result").toString(), written.toString());
+        JsonNode options = reply(written, 4).orElseThrow().path("result").path("configOptions");
+        assertEquals("faux/faux-2", options.path(0).path("currentValue").asText(), options.toString());
+        assertEquals(-32602, reply(written, 5).orElseThrow().path("error").path("code").asInt());
+        assertEquals(-32601, reply(written, 6).orElseThrow().path("error").path("code").asInt());
+    }
 }
