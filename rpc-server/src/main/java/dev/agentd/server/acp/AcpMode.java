@@ -9,6 +9,7 @@ import dev.agentd.server.commands.SlashCommands;
 import dev.agentd.server.runtime.Scheduler;
 import dev.agentd.server.session.ModelControl;
 import dev.agentd.server.wire.CommandLines;
+import dev.agentd.server.wire.JsonRpcEnvelope;
 import dev.agentd.server.wire.ProtocolMode;
 import dev.agentd.server.wire.RpcOutput;
 import java.io.IOException;
@@ -16,6 +17,7 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -35,6 +37,10 @@ public final class AcpMode implements ProtocolMode {
     private static final Logger LOG = LoggerFactory.getLogger(AcpMode.class);
     static final int PROTOCOL_VERSION = 1;
     private static final long CLOSE_GRACE_MS = 5_000;
+    /** The methods answered here; positional params for any other are "method not found". */
+    private static final Set<String> METHODS = Set.of("initialize", "authenticate", "session/new", "session/load",
+            "session/resume", "session/list", "session/prompt", "session/cancel", "session/set_config_option",
+            "session/set_model", "session/close");
 
     private final InputStream in;
     private final SlashCommands commands;
@@ -123,24 +129,25 @@ public final class AcpMode implements ProtocolMode {
     }
 
     private void handle(JsonNode node) {
-        if (!node.isObject()) {
-            // ACP has no batches: an array (or any non-object) is one invalid request.
-            connection.error(NullNode.getInstance(), -32600, "Invalid request: expected a JSON-RPC object", null);
+        if (node.isObject() && node.get("method") == null && node.get("id") != null) {
+            connection.answered(node); // the client's answer to one of agentd's requests
             return;
         }
-        JsonNode id = node.get("id");
-        JsonNode method = node.get("method");
-        if (method == null && id != null) {
-            connection.answered(node);
+        // The JSON-RPC dialect's check (A13): "jsonrpc":"2.0", a string, number or null id, named
+        // params. ACP has no batches: an array is one invalid request.
+        JsonRpcEnvelope.Result checked = JsonRpcEnvelope.check(node, METHODS::contains);
+        if (checked instanceof JsonRpcEnvelope.Rejected rejected) {
+            if (rejected.id() != null) {
+                connection.error(rejected.id(), rejected.error().code(), rejected.error().message(), null);
+            }
             return;
         }
-        if (method == null || !method.isTextual()) {
-            connection.error(id == null ? NullNode.getInstance() : id, -32600, "Invalid request: no method", null);
-            return;
-        }
-        JsonNode params = node.path("params");
+        JsonRpcEnvelope.Call request = (JsonRpcEnvelope.Call) checked;
+        JsonNode id = request.id();
+        JsonNode params = request.params();
+        String method = request.method();
         try {
-            call(method.textValue(), params, id);
+            call(method, params, id);
         } catch (RequestFailed e) {
             if (id != null) {
                 connection.error(id, e.code, e.getMessage(), null);
@@ -149,7 +156,7 @@ public final class AcpMode implements ProtocolMode {
             if (id != null) {
                 connection.error(id, -32602, "Invalid params: " + e.getMessage(), null);
             } else {
-                LOG.warn("acp notification {} rejected: {}", method.textValue(), e.getMessage());
+                LOG.warn("acp notification {} rejected: {}", method, e.getMessage());
             }
         }
     }
@@ -241,7 +248,8 @@ public final class AcpMode implements ProtocolMode {
         AcpSession session;
         try {
             session = new AcpSession((files, decorate) -> opener.open(cwd, file, files, decorate), editor, connection,
-                    cwd, clientCapabilities.path("session").path("notices").isObject(), clock::now, commands::expand,
+                    cwd, clientCapabilities.path("session").path("notices").isObject(),
+                    clientCapabilities.path("session").path("compaction").isObject(), clock::now, commands::expand,
                     stored == null ? null : stored.sessionId());
         } catch (SessionOpener.Refused e) {
             throw new RequestFailed(-32000, e.getMessage());

@@ -50,7 +50,12 @@ final class AcpSession {
     private final AcpConnection connection;
     private final Path cwd;
     private final boolean notices;
+    /** The client advertised {@code session.compaction}. */
+    private final boolean compaction;
     private final LongSupplier clock;
+    /** The compaction under way (its start was sent), or null; touched by the run thread only. */
+    private volatile String compactionId;
+    private int compactions;
     private final Map<String, JsonNode> toolArgs = new ConcurrentHashMap<>();
     private final AtomicReference<Turn> turn = new AtomicReference<>();
     private volatile AgentMessage.Assistant lastReply;
@@ -76,7 +81,7 @@ final class AcpSession {
      * @param id the id the client knows it by (a stored session's listed id), or null for the session's own
      */
     AcpSession(Opening opening, Editor editor, AcpConnection connection, Path cwd, boolean notices,
-            LongSupplier clock, UnaryOperator<String> expand, String id) throws IOException {
+            boolean compaction, LongSupplier clock, UnaryOperator<String> expand, String id) throws IOException {
         // The editor side asks for the id only when a tool runs, after this constructor.
         EditorFiles files = new EditorFiles(connection, this::id, editor.reads(), editor.writes());
         UnaryOperator<Tool> bash = editor.terminal() ? local -> new EditorTerminal(local, connection, this::id, cwd)
@@ -88,6 +93,7 @@ final class AcpSession {
         this.connection = connection;
         this.cwd = cwd;
         this.notices = notices;
+        this.compaction = compaction;
         this.clock = clock;
     }
 
@@ -134,14 +140,28 @@ final class AcpSession {
         AgentMessage.Assistant failed = lastReply;
         String errorClass = failed == null || failed.stopReason() != StopReason.ERROR ? null
                 : lastFailure.errorClass().name().toLowerCase(Locale.ROOT);
+        if (event instanceof AgentEvent.CompactionStart
+                || event instanceof AgentEvent.CompactionEnd && compactionId == null) { // an end may have no start
+            // unique within the session across connections too: a reload starts counting again
+            compactionId = "compaction-" + clock.getAsLong() + "-" + ++compactions;
+        }
         UpdateMapper.View view = new UpdateMapper.View(notices, clock.getAsLong(), cwd, model.contextWindow(),
-                errorClass, toolArgs::get, this::configOptions);
+                errorClass, toolArgs::get, this::configOptions, compaction, compactionId, this::contextTokens);
         for (ObjectNode update : UpdateMapper.map(event, view)) {
             update(update);
+        }
+        if (event instanceof AgentEvent.CompactionEnd) {
+            compactionId = null;
         }
         if (event instanceof AgentEvent.ToolExecutionEnd end) {
             toolArgs.remove(end.toolCallId());
         }
+    }
+
+    /** The session's estimate of the tokens in context (its stats' context usage). */
+    private long contextTokens() {
+        var usage = session.stats().contextUsage();
+        return usage == null || usage.tokens() == null ? 0 : usage.tokens();
     }
 
     /** {@code session/prompt}: answered when the run is over (with every retry it caused). */

@@ -149,4 +149,27 @@ class AcpModeTest {
         assertTrue(refused.path("message").asText().contains("agentd-api-key"), refused.toString());
         assertFalse(written.toString().contains("secret123"), "what was sent is never echoed: " + written);
     }
+
+    @Test
+    void requestsOutsideJsonRpcTwoAreRefusedAsInTheJsonRpcDialect() throws IOException {
+        List<JsonNode> written = serve("{\"id\":1,\"method\":\"initialize\",\"params\":{}}",
+                "{\"jsonrpc\":\"1.0\",\"id\":2,\"method\":\"initialize\",\"params\":{}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":{\"an\":\"object\"},\"method\":\"initialize\",\"params\":{}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"session/list\",\"params\":[\"/tmp\"]}",
+                "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"no/such\",\"params\":[1]}",
+                "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"initialize\",\"params\":\"text\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"initialize\",\"params\":{}}");
+        assertEquals(-32600, reply(written, 1).path("error").path("code").asInt(), written.toString());
+        assertTrue(reply(written, 1).path("error").path("message").asText().contains("jsonrpc"));
+        assertEquals(-32600, reply(written, 2).path("error").path("code").asInt());
+        JsonNode objectId = written.get(2);
+        assertTrue(objectId.path("id").isNull(), "an object id is never echoed: " + objectId);
+        assertEquals(-32600, objectId.path("error").path("code").asInt());
+        assertEquals(-32602, reply(written, 4).path("error").path("code").asInt());
+        assertEquals(-32601, reply(written, 5).path("error").path("code").asInt());
+        assertEquals(-32600, reply(written, 6).path("error").path("code").asInt());
+        assertEquals(1, reply(written, 7).path("result").path("protocolVersion").asInt());
+        assertEquals(7, written.size(), written.toString());
+        assertFalse(written.stream().anyMatch(n -> n.has("result") && !n.path("id").isInt()), written.toString());
+    }
 }
