@@ -171,8 +171,8 @@ public final class AcpMode implements ProtocolMode {
             }
             case "session/load" -> stored.load(AcpJson.textOf(params, "sessionId"), cwd(params), params, id, true);
             case "session/resume" -> stored.load(AcpJson.textOf(params, "sessionId"), cwd(params), params, id, false);
-            case "session/list" -> stored.list(
-                    AcpJson.textOf(params, "cwd") == null ? Path.of("").toAbsolutePath() : cwd(params), id);
+            // without a cwd: every session, as ACP asks (agentd's own directory was listed before: A7)
+            case "session/list" -> stored.list(AcpJson.textOf(params, "cwd") == null ? null : cwd(params), id);
             case "session/prompt" -> session(params).prompt(id, params.path("prompt"));
             case "session/cancel" -> {
                 session(params).cancel();

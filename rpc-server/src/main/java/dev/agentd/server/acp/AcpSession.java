@@ -173,11 +173,19 @@ final class AcpSession {
             connection.error(requestId, -32602, "Invalid params: " + e.getMessage(), null);
             return;
         }
+        String text = expand.apply(content.text());
+        if (text.isBlank() && content.images().isEmpty()) {
+            connection.error(requestId, -32602, "Invalid params: the prompt has no text, image or resource to send",
+                    null);
+            return;
+        }
         PromptTicket ticket;
         try {
-            ticket = session.accept(expand.apply(content.text()), content.images(), null);
+            ticket = session.accept(text, content.images(), null);
         } catch (PromptRejectedException e) {
-            connection.error(requestId, -32602, e.getMessage(), null);
+            // not empty (checked above), so busy; the session's own text names pi's queueing fields (A12)
+            connection.error(requestId, -32602, "Session is busy: the previous session/prompt has not been answered "
+                    + "yet; wait for its answer or send session/cancel", null);
             return;
         }
         Turn current = new Turn(requestId);

@@ -28,7 +28,8 @@ public interface SessionOpener {
             throws IOException;
 
     /**
-     * The sessions stored for {@code cwd}, newest first; empty without session storage. A file
+     * The sessions stored for {@code cwd} (null: for every working directory), newest first; empty
+     * without session storage. A file
      * that cannot be read is left out. Read from each file's header (and name) only, never a whole
      * file; each {@code sessionId} names exactly one file, even when files share a header id.
      */

@@ -100,7 +100,9 @@ final class SessionFactory implements SessionOpener {
         if (sessionPaths == null) {
             return List.of();
         }
-        return SessionListing.of(sessionPaths.directoryFor(cwd.toAbsolutePath().normalize())).stream()
+        List<SessionListing.Listed> listing = cwd == null ? SessionListing.of(sessionPaths.allDirectories())
+                : SessionListing.of(sessionPaths.directoryFor(cwd.toAbsolutePath().normalize()));
+        return listing.stream()
                 .map(listed -> new Stored(listed.sessionId(), listed.summary().cwd(), listed.summary().file(),
                         listed.summary().name(), listed.summary().modified().toString()))
                 .toList();
