@@ -135,6 +135,20 @@ await app.connectWith(main.stream, async (ctx) => {
   const caps = init.agentCapabilities;
   check("initialize: load, list, resume, close", caps?.loadSession === true && !!caps.sessionCapabilities?.list
       && !!caps.sessionCapabilities?.resume && !!caps.sessionCapabilities?.close, caps);
+  check("initialize: the API-key auth method", init.authMethods?.length === 1 && init.authMethods[0].id === "agentd-api-key"
+      && init.authMethods[0].description.includes("ANTHROPIC_API_KEY"), init.authMethods);
+  check("initialize: no MCP advertised", !caps?.mcpCapabilities?.http && !caps?.mcpCapabilities?.sse, caps);
+  await attempt("authenticate", async () => {
+    const ok = await ctx.request(acp.methods.agent.authenticate, { methodId: "agentd-api-key" });
+    check("authenticate: the advertised method", ok && Object.keys(ok).length === 0, ok);
+    try {
+      await ctx.request(acp.methods.agent.authenticate, { methodId: "sk-not-a-method" });
+      check("authenticate: another id is refused", false, "answered");
+    } catch (e) {
+      check("authenticate: another id is refused", e?.code === -32602 && e.message.includes("agentd-api-key")
+          && !e.message.includes("sk-not-a-method"), { code: e?.code, message: e?.message });
+    }
+  });
 
   const a = await ctx.request(acp.methods.agent.session.new, { cwd: work, mcpServers: [] });
   first.sessionId = a.sessionId;
@@ -332,4 +346,70 @@ await app.connectWith(slow.stream, async (ctx) => {
 
 });
 check("slow agent exits 0", (await slow.stop()) === 0, "exit code");
+
+// A third agentd, for a client with Zed's capabilities plus session.compaction: compaction, the
+// legacy session/set_model, the context meter after a failure, auth-required, a busy session.
+const third = startAgent(JSON.parse(process.env.AGENTD_THIRD_ARGS), process.env.AGENTD_THIRD_DIR);
+await app.connectWith(third.stream, async (ctx) => {
+  await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities: { fs: clientCapabilities.fs, terminal: true, session: { compaction: {} } } });
+  const s = await ctx.request(acp.methods.agent.session.new, { cwd: work, mcpServers: [] });
+  const ask = (text) => ctx.request(acp.methods.agent.session.prompt, { sessionId: s.sessionId, prompt: [{ type: "text", text }] });
+  await attempt("compaction", async () => {
+    await ask("q1");
+    const from = count(s.sessionId);
+    const r = await ask("q2 overflows");
+    const got = since(s.sessionId, from);
+    const compactions = got.filter((u) => u.sessionUpdate === "compaction_update");
+    check("compaction: in_progress then completed under one id", compactions.length === 2
+        && compactions[0].status === "in_progress" && compactions[1].status === "completed"
+        && compactions[0].compactionId === compactions[1].compactionId
+        && compactions[0]._meta?.["agentd/reason"] === "overflow", compactions);
+    check("compaction: the summary", compactions[1]?.summary?.[0]?.text === "summary of q1", compactions);
+    check("compaction: the turn goes on", r.stopReason === "end_turn" && text(got) === "a2", { r, got });
+  });
+  await attempt("session/set_model", async () => {
+    const from = count(s.sessionId);
+    const r = await ctx.request("session/set_model", { sessionId: s.sessionId, modelId: "faux/faux-2" });
+    check("set_model: answered", r && Object.keys(r).length === 0, r);
+    const update = await waitFor(s.sessionId, (u) => u.sessionUpdate === "config_option_update"
+        && option(u.configOptions, "model")?.currentValue === "faux/faux-2");
+    check("set_model: the model option follows", since(s.sessionId, from).includes(update), update);
+    try {
+      await ctx.request(acp.methods.agent.session.setMode, { sessionId: s.sessionId, modeId: "code" });
+      check("set_mode: not found (no modes)", false, "answered");
+    } catch (e) {
+      check("set_mode: not found (no modes)", e?.code === -32601, { code: e?.code, message: e?.message });
+    }
+  });
+  await attempt("a rejected key", async () => {
+    const from = count(s.sessionId);
+    try {
+      await ask("this key is rejected");
+      check("rejected key: auth required", false, "answered");
+    } catch (e) {
+      check("rejected key: auth required with the method", e?.code === -32000
+          && e.data?.authMethods?.[0]?.id === "agentd-api-key", { code: e?.code, message: e?.message, data: e?.data });
+    }
+    const usage = since(s.sessionId, from).filter((u) => u.sessionUpdate === "usage_update");
+    check("rejected key: the context meter stays", usage.length > 0 && usage.every((u) => u.used > 0), usage);
+  });
+  await attempt("a busy session", async () => {
+    const first = ask("slow");
+    try {
+      await ask("too soon");
+      check("busy: an error in ACP's words", false, "answered");
+    } catch (e) {
+      check("busy: an error in ACP's words", e?.code === -32602 && e.message.startsWith("Session is busy")
+          && !e.message.includes("streamingBehavior"), { code: e?.code, message: e?.message });
+    }
+    check("busy: the first prompt still answers", (await first).stopReason === "end_turn", "no answer");
+  });
+  await attempt("session/list without cwd", async () => {
+    const listed = await ctx.request(acp.methods.agent.session.list, {});
+    check("list without cwd: sessions of every directory", listed.sessions.some((x) => x.sessionId === s.sessionId)
+        && listed.sessions.some((x) => x.sessionId === first.sessionId), listed.sessions.map((x) => x.sessionId));
+  });
+});
+check("third agent exits 0", (await third.stop()) === 0, "exit code");
 console.log(JSON.stringify({ checks }));
