@@ -161,6 +161,7 @@ await app.connectWith(main.stream, async (ctx) => {
     const commands = await waitFor(a.sessionId, (u) => u.sessionUpdate === "available_commands_update");
     check("available commands: the prompt template", commands?.availableCommands?.some((c) => c.name === "greet"
         && c.description === "Greet someone"), commands);
+    check("available commands: /compact", commands?.availableCommands?.some((c) => c.name === "compact"), commands);
   });
 
   await attempt("streamed answer", async () => {
@@ -404,6 +405,17 @@ await app.connectWith(third.stream, async (ctx) => {
           && !e.message.includes("streamingBehavior"), { code: e?.code, message: e?.message });
     }
     check("busy: the first prompt still answers", (await first).stopReason === "end_turn", "no answer");
+  });
+  await attempt("manual compaction", async () => {
+    const from = count(s.sessionId);
+    const r = await ask("/compact keep the names");
+    const got = since(s.sessionId, from);
+    const compactions = got.filter((u) => u.sessionUpdate === "compaction_update");
+    check("/compact: answered end_turn", r.stopReason === "end_turn", r);
+    check("/compact: compaction_update, manual, with the summary", compactions.length === 2
+        && compactions[0]._meta?.["agentd/reason"] === "manual" && compactions[1].status === "completed"
+        && compactions[1].summary?.[0]?.text === "manual summary", compactions);
+    check("/compact: no reply text for a client that shows compactions", text(got) === "", got);
   });
   await attempt("session/list without cwd", async () => {
     const listed = await ctx.request(acp.methods.agent.session.list, {});

@@ -275,7 +275,11 @@ public final class AcpMode implements ProtocolMode {
         session.start();
         ObjectNode update = AcpJson.update("available_commands_update");
         var list = update.putArray("availableCommands");
+        list.add(CompactCommand.advertised()); // agentd's own, like pi's: a template cannot take its name
         for (var command : commands.list()) {
+            if (CompactCommand.NAME.equals(command.name())) {
+                continue;
+            }
             ObjectNode entry = list.addObject().put("name", command.name());
             entry.put("description", command.description() == null ? "" : command.description());
             entry.putObject("input").put("hint", "arguments");

@@ -173,6 +173,10 @@ final class AcpSession {
             connection.error(requestId, -32602, "Invalid params: " + e.getMessage(), null);
             return;
         }
+        if (content.images().isEmpty() && CompactCommand.matches(content.text())) {
+            compact(requestId, CompactCommand.instructions(content.text()));
+            return;
+        }
         String text = expand.apply(content.text());
         if (text.isBlank() && content.images().isEmpty()) {
             connection.error(requestId, -32602, "Invalid params: the prompt has no text, image or resource to send",
@@ -184,8 +188,7 @@ final class AcpSession {
             ticket = session.accept(text, content.images(), null);
         } catch (PromptRejectedException e) {
             // not empty (checked above), so busy; the session's own text names pi's queueing fields (A12)
-            connection.error(requestId, -32602, "Session is busy: the previous session/prompt has not been answered "
-                    + "yet; wait for its answer or send session/cancel", null);
+            busy(requestId);
             return;
         }
         Turn current = new Turn(requestId);
@@ -193,6 +196,45 @@ final class AcpSession {
         lastReply = null;
         ticket.done().whenComplete((ignored, error) -> finish(current, error));
         ticket.launch(() -> {});
+    }
+
+    private void busy(JsonNode requestId) {
+        connection.error(requestId, -32602, "Session is busy: the previous session/prompt has not been answered "
+                + "yet; wait for its answer or send session/cancel", null);
+    }
+
+    /**
+     * {@code /compact [instructions]}: agentd's manual compaction, answered {@code end_turn} when it
+     * is done. Its progress is {@code compaction_update}s for a client that shows them, else one
+     * line of the reply says what was done. Never while a prompt runs: compacting would abort it.
+     */
+    private void compact(JsonNode requestId, String instructions) {
+        Turn current = new Turn(requestId);
+        if (!turn.compareAndSet(null, current)) {
+            busy(requestId);
+            return;
+        }
+        lastReply = null;
+        session.compact(instructions).whenComplete((result, error) -> {
+            if (!current.answered.compareAndSet(false, true)) {
+                return;
+            }
+            turn.compareAndSet(current, null);
+            if (current.cancelled) {
+                stop(current, "cancelled");
+            } else if (error != null) {
+                Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+                connection.error(requestId, PromptFailure.INTERNAL_ERROR, "Compaction failed: "
+                        + UpdateMapper.line(String.valueOf(cause.getMessage())), null);
+            } else {
+                if (!compaction) {
+                    ObjectNode line = AcpJson.update("agent_message_chunk");
+                    line.set("content", AcpJson.text(CompactCommand.done(result)));
+                    update(line);
+                }
+                stop(current, "end_turn");
+            }
+        });
     }
 
     /** {@code session/cancel}: stops a backoff, the stream and tools; the prompt answers {@code cancelled}. */

@@ -269,8 +269,8 @@ public final class UpdateMapper {
         return message == null || message.isBlank() ? "" : ": " + line(message);
     }
 
-    /** A message as one line of at most {@link #MAX_NOTICE_DETAIL_CHARS}. */
-    private static String line(String message) {
+    /** A message as one line of at most {@link #MAX_NOTICE_DETAIL_CHARS}: never a whole provider body. */
+    static String line(String message) {
         String line = message.strip().replace('\n', ' ').replace('\r', ' ');
         return line.length() <= MAX_NOTICE_DETAIL_CHARS ? line : line.substring(0, MAX_NOTICE_DETAIL_CHARS - 1) + "…";
     }

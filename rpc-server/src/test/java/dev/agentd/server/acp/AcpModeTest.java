@@ -129,8 +129,9 @@ class AcpModeTest {
         JsonNode update = written.stream().map(n -> n.path("params").path("update"))
                 .filter(u -> u.path("sessionUpdate").asText().equals("available_commands_update")).findFirst()
                 .orElseThrow();
-        assertEquals("greet", update.path("availableCommands").path(0).path("name").asText(), update.toString());
-        assertEquals("Greet someone", update.path("availableCommands").path(0).path("description").asText());
+        assertEquals("compact", update.path("availableCommands").path(0).path("name").asText(), update.toString());
+        assertEquals("greet", update.path("availableCommands").path(1).path("name").asText(), update.toString());
+        assertEquals("Greet someone", update.path("availableCommands").path(1).path("description").asText());
     }
 
     @Test

@@ -272,4 +272,28 @@ class AcpStoredSessionsTest {
         piped.client.close();
         piped.reader.join(30_000);
     }
+
+    @Test
+    void compactInAPromptIsTheManualCompactionAnsweredWhenDone() throws Exception {
+        Piped piped = new Piped();
+        String id = reply(parse(piped.out), 2).orElseThrow().path("result").path("sessionId").asText();
+        harnesses.get(0).script.enqueue(null, List.of(FauxStep.text("a1"), FauxStep.text("manual summary")));
+        String prompt = "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"session/prompt\",\"params\":{\"sessionId\":\"" + id
+                + "\",\"prompt\":[{\"type\":\"text\",\"text\":\"%s\"}]}}\n";
+        piped.client.write(prompt.formatted(3, "q1").getBytes(StandardCharsets.UTF_8));
+        piped.client.flush();
+        Waits.await().atMost(Duration.ofSeconds(30)).until(() -> reply(parse(piped.out), 3).isPresent());
+        piped.client.write(prompt.formatted(4, "/compact keep the names").getBytes(StandardCharsets.UTF_8));
+        piped.client.flush();
+        Waits.await().atMost(Duration.ofSeconds(30)).until(() -> reply(parse(piped.out), 4).isPresent());
+        List<JsonNode> written = parse(piped.out);
+        assertEquals("end_turn", reply(written, 4).orElseThrow().path("result").path("stopReason").asText(),
+                written.toString());
+        assertTrue(written.stream().anyMatch(n -> n.path("params").path("update").path("content").path("text").asText()
+                .startsWith("Compacted the conversation")), "said, to a client without session.compaction: " + written);
+        assertTrue(harnesses.get(0).session.messages().stream().anyMatch(m -> m.toString().contains("manual summary")),
+                "the summary is the context now");
+        piped.client.close();
+        piped.reader.join(30_000);
+    }
 }
