@@ -297,7 +297,7 @@ await app.connectWith(main.stream, async (ctx) => {
 check("main agent exits 0", (await main.stop()) === 0, "exit code");
 
 // A second agentd whose backoff is long (30 s): cancel must answer at once, not after the wait.
-// This client has no session.notices, so the backoff comes as a message chunk carrying the _meta.
+// This client has no session.notices, so the backoff comes as a tool-call card carrying the _meta.
 const slow = startAgent(JSON.parse(process.env.AGENTD_SLOW_ARGS), process.env.AGENTD_SLOW_DIR);
 await app.connectWith(slow.stream, async (ctx) => {
   await ctx.request(acp.methods.agent.initialize,
@@ -333,9 +333,10 @@ await app.connectWith(slow.stream, async (ctx) => {
   await attempt("cancel during a backoff", async () => {
     const prompt = ctx.request(acp.methods.agent.session.prompt,
       { sessionId: a.sessionId, prompt: [{ type: "text", text: "this one waits" }] });
-    const chunk = await waitFor(a.sessionId, (u) => u._meta?.["agentd/retry"]?.delayMs >= 30000);
-    check("no notices: a message chunk with _meta", chunk.sessionUpdate === "agent_message_chunk"
-        && /Retrying in 30 s \(attempt 1\/1\)/.test(chunk.content?.text), chunk);
+    const card = await waitFor(a.sessionId, (u) => u._meta?.["agentd/retry"]?.delayMs >= 30000);
+    check("no notices: a tool-call card with _meta, not reply text", card.sessionUpdate === "tool_call"
+        && card.kind === "other" && card.status === "in_progress"
+        && card.title === "Retrying in 30 s (1/1): overloaded", card);
     const started = Date.now();
     await ctx.notify(acp.methods.agent.session.cancel, { sessionId: a.sessionId });
     const r = await prompt;
@@ -343,6 +344,11 @@ await app.connectWith(slow.stream, async (ctx) => {
     check("cancel: the awaited error in _meta", r._meta?.["agentd/lastError"]?.errorKind === "overloaded"
         && r._meta["agentd/lastError"].errorStatus === 529, r);
     check("cancel: at once", Date.now() - started < 10000, Date.now() - started);
+    check("cancel: the retry card fails", await eventually(() => since(a.sessionId, 0).some((u) =>
+        u.sessionUpdate === "tool_call_update" && u.toolCallId === card.toolCallId && u.status === "failed")),
+        since(a.sessionId, 0).filter((u) => u.toolCallId === card.toolCallId));
+    check("no notices: no retry text in the reply", !text(since(a.sessionId, 0)).includes("Retrying"),
+        text(since(a.sessionId, 0)));
   });
 
 });
@@ -416,6 +422,17 @@ await app.connectWith(third.stream, async (ctx) => {
         && compactions[0]._meta?.["agentd/reason"] === "manual" && compactions[1].status === "completed"
         && compactions[1].summary?.[0]?.text === "manual summary", compactions);
     check("/compact: no reply text for a client that shows compactions", text(got) === "", got);
+  });
+  await attempt("a retry chain as a card", async () => {
+    const from = count(s.sessionId);
+    const r = await ask("retry then answer");
+    const got = since(s.sessionId, from);
+    const card = got.find((u) => u.sessionUpdate === "tool_call" && u.kind === "other");
+    check("retry card: announced with the failure's kind", card?.status === "in_progress"
+        && /^Retrying in \d+ s \(1\/2\): overloaded$/.test(card.title), got);
+    check("retry card: completed by the recovery", got.some((u) => u.sessionUpdate === "tool_call_update"
+        && u.toolCallId === card?.toolCallId && u.status === "completed"), got);
+    check("retry card: the reply is only the answer", r.stopReason === "end_turn" && text(got) === "recovered", { r, got });
   });
   await attempt("session/list without cwd", async () => {
     const listed = await ctx.request(acp.methods.agent.session.list, {});

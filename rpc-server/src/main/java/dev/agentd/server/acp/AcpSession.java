@@ -56,6 +56,9 @@ final class AcpSession {
     /** The compaction under way (its start was sent), or null; touched by the run thread only. */
     private volatile String compactionId;
     private int compactions;
+    /** The open retry chain's card (clients without notices), or null; touched by the run thread. */
+    private volatile String retryCardId;
+    private int retryCards;
     private final Map<String, JsonNode> toolArgs = new ConcurrentHashMap<>();
     private final AtomicReference<Turn> turn = new AtomicReference<>();
     private volatile AgentMessage.Assistant lastReply;
@@ -145,10 +148,17 @@ final class AcpSession {
             // unique within the session across connections too: a reload starts counting again
             compactionId = "compaction-" + clock.getAsLong() + "-" + ++compactions;
         }
+        UpdateMapper.RetryCard card = retryCard(event);
+        String errorKind = failed == null || failed.stopReason() != StopReason.ERROR ? null
+                : PromptFailure.errorKind(lastFailure);
         UpdateMapper.View view = new UpdateMapper.View(notices, clock.getAsLong(), cwd, model.contextWindow(),
-                errorClass, toolArgs::get, this::configOptions, compaction, compactionId, this::contextTokens);
+                errorClass, toolArgs::get, this::configOptions, compaction, compactionId, this::contextTokens,
+                errorKind, card);
         for (ObjectNode update : UpdateMapper.map(event, view)) {
             update(update);
+        }
+        if (event instanceof AgentEvent.AutoRetryEnd) {
+            retryCardId = null;
         }
         if (event instanceof AgentEvent.CompactionEnd) {
             compactionId = null;
@@ -156,6 +166,18 @@ final class AcpSession {
         if (event instanceof AgentEvent.ToolExecutionEnd end) {
             toolArgs.remove(end.toolCallId());
         }
+    }
+
+    /** The retry card an event is shown on: a chain's first backoff opens one; its end closes it. */
+    private UpdateMapper.RetryCard retryCard(AgentEvent event) {
+        if (notices) {
+            return null;
+        }
+        if (event instanceof AgentEvent.AutoRetryStart && retryCardId == null) {
+            retryCardId = "agentd-retry-" + clock.getAsLong() + "-" + ++retryCards;
+            return new UpdateMapper.RetryCard(retryCardId, true);
+        }
+        return retryCardId == null ? null : new UpdateMapper.RetryCard(retryCardId, false);
     }
 
     /** The session's estimate of the tokens in context (its stats' context usage). */
@@ -183,6 +205,8 @@ final class AcpSession {
                     null);
             return;
         }
+        // the first prompt of an unnamed session titles it, as a session list will (A8)
+        boolean first = session.messages().isEmpty() && session.state().sessionName() == null;
         PromptTicket ticket;
         try {
             ticket = session.accept(text, content.images(), null);
@@ -190,6 +214,9 @@ final class AcpSession {
             // not empty (checked above), so busy; the session's own text names pi's queueing fields (A12)
             busy(requestId);
             return;
+        }
+        if (first) {
+            update(AcpJson.update("session_info_update").put("title", SessionTitles.of(null, text)));
         }
         Turn current = new Turn(requestId);
         turn.set(current);

@@ -35,7 +35,10 @@ public interface SessionOpener {
      */
     List<Stored> stored(Path cwd);
 
-    /** A session on disk: its id, working directory, file, name (or null) and last change (ISO-8601). */
+    /**
+     * A session on disk: its id, working directory, file, title (its name, else its first user
+     * message; or null) and last change (ISO-8601).
+     */
     record Stored(String sessionId, String cwd, Path file, String title, String updatedAt) {}
 
     /** A text setting of settings.json by dotted path, e.g. {@code acp.permissions}. */

@@ -32,7 +32,7 @@ public final class UpdateMapper {
     static final Set<Class<? extends AgentEvent>> NO_COUNTERPART = Set.of(AgentEvent.Ready.class,
             AgentEvent.BashExecutionUpdate.class, // RPC only: ACP has no bash command (pi 1.x)
             AgentEvent.AgentStart.class, AgentEvent.AgentEnd.class, AgentEvent.TurnStart.class,
-            AgentEvent.TurnEnd.class, AgentEvent.MessageStart.class, AgentEvent.AutoRetryEnd.class,
+            AgentEvent.TurnEnd.class, AgentEvent.MessageStart.class,
             AgentEvent.SummarizationRetryScheduled.class, AgentEvent.SummarizationRetryAttemptStart.class,
             AgentEvent.SummarizationRetryFinished.class, // inside a compaction, whose update says how it ended
             AgentEvent.QueueUpdate.class, AgentEvent.RetryFallbackSucceeded.class,
@@ -56,10 +56,19 @@ public final class UpdateMapper {
      * @param compaction the client advertised {@code session.compaction}
      * @param compactionId the id of the compaction a compaction event belongs to (else unused)
      * @param contextTokens the estimated tokens in context now, for a reply that has no usage of its own
+     * @param errorKind the {@code errorKind} of the failure that caused a retry, or null
+     * @param retryCard the retry chain's tool-call card (clients without notices), or null when none is open
      */
     public record View(boolean notices, long nowMs, Path cwd, long contextWindow, String errorClass,
             Function<String, JsonNode> toolArgs, Supplier<ArrayNode> configOptions, boolean compaction,
-            String compactionId, LongSupplier contextTokens) {}
+            String compactionId, LongSupplier contextTokens, String errorKind, RetryCard retryCard) {}
+
+    /**
+     * The card that shows a retry chain to a client without {@code session.notices} (A2/Z1): one
+     * tool call of kind {@code other}, announced by the chain's first backoff ({@code fresh}),
+     * retitled by each later one and completed or failed when the chain ends.
+     */
+    public record RetryCard(String id, boolean fresh) {}
 
     private UpdateMapper() {}
 
@@ -96,7 +105,10 @@ public final class UpdateMapper {
             return List.of(toolEnd(end, view));
         }
         if (event instanceof AgentEvent.AutoRetryStart retry) {
-            return List.of(retry(retry, view));
+            return List.of(view.notices() || view.retryCard() == null ? retry(retry, view) : retryCard(retry, view));
+        }
+        if (event instanceof AgentEvent.AutoRetryEnd end) {
+            return view.notices() || view.retryCard() == null ? List.of() : List.of(retryCardEnd(end, view));
         }
         if (event instanceof AgentEvent.RetryFallbackApplied applied) {
             return List.of(fallback(applied, view));
@@ -229,12 +241,46 @@ public final class UpdateMapper {
         long seconds = (retry.delayMs() + 999) / 1000;
         String title = "Retrying in " + seconds + " s (attempt " + retry.attempt() + "/" + retry.maxAttempts() + ")"
                 + detail(retry.errorMessage());
+        return notice("warning", title, retryMeta(retry, view), view);
+    }
+
+    private static ObjectNode retryMeta(AgentEvent.AutoRetryStart retry, View view) {
         ObjectNode meta = AcpJson.object();
         meta.set("agentd/retry", AcpJson.object().put("attempt", retry.attempt())
                 .put("maxAttempts", retry.maxAttempts()).put("delayMs", retry.delayMs())
                 .put("nextRetryAt", Instant.ofEpochMilli(view.nowMs() + retry.delayMs()).toString())
                 .put("errorClass", view.errorClass()));
-        return notice("warning", title, meta, view);
+        return meta;
+    }
+
+    /**
+     * A backoff on the retry card: "Retrying in 2 s (1/3): overloaded" — the failure's kind, never
+     * the provider's text, which may be a raw body.
+     */
+    private static ObjectNode retryCard(AgentEvent.AutoRetryStart retry, View view) {
+        long seconds = (retry.delayMs() + 999) / 1000;
+        String title = "Retrying in " + seconds + " s (" + retry.attempt() + "/" + retry.maxAttempts() + ")"
+                + (view.errorKind() == null ? "" : ": " + view.errorKind().replace('_', ' '));
+        ObjectNode update = AcpJson.update(view.retryCard().fresh() ? "tool_call" : "tool_call_update")
+                .put("toolCallId", view.retryCard().id()).put("title", title);
+        if (view.retryCard().fresh()) {
+            update.put("kind", "other");
+        }
+        update.put("status", "in_progress");
+        update.set("_meta", retryMeta(retry, view));
+        return update;
+    }
+
+    /** The chain's end on its card: completed when a retry succeeded, else failed with why. */
+    private static ObjectNode retryCardEnd(AgentEvent.AutoRetryEnd end, View view) {
+        String title = end.success() ? "Retried: attempt " + end.attempt() + " succeeded"
+                : "Retry stopped after attempt " + end.attempt()
+                        + (view.errorKind() == null ? "" : ": " + view.errorKind().replace('_', ' '));
+        if (!end.success() && "Retry cancelled".equals(end.finalError())) {
+            title = "Retry cancelled";
+        }
+        return AcpJson.update("tool_call_update").put("toolCallId", view.retryCard().id()).put("title", title)
+                .put("status", end.success() ? "completed" : "failed");
     }
 
     /** A model fallback: the option update follows from the model change event. */

@@ -4,6 +4,7 @@ import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.protocol.model.UpdateMode;
 import dev.agentd.server.acp.SessionOpener;
+import dev.agentd.server.acp.SessionTitles;
 import dev.agentd.server.ai.ModelRegistry;
 import dev.agentd.server.ai.ProviderRegistry;
 import dev.agentd.server.auth.AuthStore;
@@ -104,7 +105,8 @@ final class SessionFactory implements SessionOpener {
                 : SessionListing.of(sessionPaths.directoryFor(cwd.toAbsolutePath().normalize()));
         return listing.stream()
                 .map(listed -> new Stored(listed.sessionId(), listed.summary().cwd(), listed.summary().file(),
-                        listed.summary().name(), listed.summary().modified().toString()))
+                        SessionTitles.of(listed.summary().name(), listed.summary().firstMessage()),
+                        listed.summary().modified().toString()))
                 .toList();
     }
 

@@ -259,6 +259,9 @@ class AcpStoredSessionsTest {
         piped.client.flush();
         Waits.await().atMost(Duration.ofSeconds(30)).until(() -> reply(parse(piped.out), 6).isPresent());
         List<JsonNode> written = parse(piped.out);
+        assertTrue(written.stream().anyMatch(n -> n.path("params").path("update").path("sessionUpdate").asText()
+                .equals("session_info_update") && n.path("params").path("update").path("title").asText().equals("first")),
+                "the first prompt titles the session (A8): " + written);
         JsonNode busy = reply(written, 4).orElseThrow().path("error");
         assertEquals(-32602, busy.path("code").asInt());
         assertTrue(busy.path("message").asText().startsWith("Session is busy"), busy.toString());

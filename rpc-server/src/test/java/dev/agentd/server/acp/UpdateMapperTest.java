@@ -38,9 +38,13 @@ class UpdateMapperTest {
     }
 
     private static UpdateMapper.View view(boolean notices, boolean compaction) {
+        return view(notices, compaction, null);
+    }
+
+    private static UpdateMapper.View view(boolean notices, boolean compaction, UpdateMapper.RetryCard card) {
         Map<String, JsonNode> args = Map.of("t1", WRITE_ARGS);
         return new UpdateMapper.View(notices, 1_000_000L, CWD, 200_000, "transient", args::get, () -> OPTIONS,
-                compaction, "compaction-7", () -> 4_242);
+                compaction, "compaction-7", () -> 4_242, "overloaded", card);
     }
 
     private static List<ObjectNode> map(AgentEvent event) {
@@ -195,6 +199,34 @@ class UpdateMapperTest {
         assertEquals("agent_message_chunk", chunk.path("sessionUpdate").asText());
         assertTrue(chunk.path("content").path("text").asText().contains("Retrying in 2 s (attempt 1/3): boom"));
         assertEquals(1_500, chunk.path("_meta").path("agentd/retry").path("delayMs").asLong());
+    }
+
+    @Test
+    void withoutNoticesARetryChainIsOneToolCallCardNeverCarryingTheProvidersText() {
+        String raw = "529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\"},\"request_id\":\"req_011\"}";
+        UpdateMapper.RetryCard fresh = new UpdateMapper.RetryCard("agentd-retry-1", true);
+        UpdateMapper.RetryCard open = new UpdateMapper.RetryCard("agentd-retry-1", false);
+        ObjectNode first = UpdateMapper.map(new AgentEvent.AutoRetryStart(1, 3, 2_000, raw), view(false, false, fresh)).get(0);
+        assertEquals("tool_call", first.path("sessionUpdate").asText());
+        assertEquals("agentd-retry-1", first.path("toolCallId").asText());
+        assertEquals("other", first.path("kind").asText());
+        assertEquals("in_progress", first.path("status").asText());
+        assertEquals("Retrying in 2 s (1/3): overloaded", first.path("title").asText());
+        assertEquals(2_000, first.path("_meta").path("agentd/retry").path("delayMs").asLong());
+        ObjectNode second = UpdateMapper.map(new AgentEvent.AutoRetryStart(2, 3, 4_000, raw), view(false, false, open)).get(0);
+        assertEquals("tool_call_update", second.path("sessionUpdate").asText());
+        assertEquals("Retrying in 4 s (2/3): overloaded", second.path("title").asText());
+        ObjectNode done = UpdateMapper.map(new AgentEvent.AutoRetryEnd(true, 2, null), view(false, false, open)).get(0);
+        assertEquals("completed", done.path("status").asText());
+        assertEquals("agentd-retry-1", done.path("toolCallId").asText());
+        ObjectNode failed = UpdateMapper.map(new AgentEvent.AutoRetryEnd(false, 3, raw), view(false, false, open)).get(0);
+        assertEquals("failed", failed.path("status").asText());
+        assertEquals("Retry stopped after attempt 3: overloaded", failed.path("title").asText());
+        for (ObjectNode update : List.of(first, second, done, failed)) {
+            assertTrue(!update.toString().contains("req_011"), "no raw provider body: " + update);
+        }
+        assertEquals(List.of(), UpdateMapper.map(new AgentEvent.AutoRetryEnd(false, 0, "refused"), view(false, false)),
+                "an end without an open card (a retry refused before one opened) shows nothing");
     }
 
     @Test

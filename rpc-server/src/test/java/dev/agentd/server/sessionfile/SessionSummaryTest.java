@@ -182,4 +182,18 @@ class SessionSummaryTest {
                 .map(SessionListing.Listed::sessionId).toList());
         assertEquals(List.of(dir), SessionPaths.flat(dir).allDirectories(), "--session-dir: the one directory");
     }
+
+    @Test
+    void theFirstUserMessageIsReadFromTheHead() throws IOException {
+        Path file = dir.resolve("s.jsonl");
+        Files.writeString(file, header("s") + "{\"type\":\"model_change\",\"id\":\"m\",\"provider\":\"faux\"}\n"
+                + "{\"type\":\"message\",\"id\":\"u1\",\"message\":{\"role\":\"user\",\"content\":"
+                + "[{\"type\":\"text\",\"text\":\"why does \\\"user\\\" fail?\"}]}}\n"
+                + "{\"type\":\"message\",\"id\":\"u2\",\"message\":{\"role\":\"user\",\"content\":"
+                + "[{\"type\":\"text\",\"text\":\"second\"}]}}\n");
+        assertEquals("why does \"user\" fail?", SessionSummary.read(file).firstMessage());
+        Path none = dir.resolve("none.jsonl");
+        Files.writeString(none, header("n"));
+        assertNull(SessionSummary.read(none).firstMessage());
+    }
 }
