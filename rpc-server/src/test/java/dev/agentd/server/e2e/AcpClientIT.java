@@ -101,6 +101,6 @@ class AcpClientIT {
                         "AGENTD_SLOW_DIR", slowAgent.toString(), "AGENTD_SLOW_ARGS", arguments(dir.resolve("slow.json")),
                         "AGENTD_THIRD_DIR", thirdAgent.toString(), "AGENTD_THIRD_ARGS", arguments(dir.resolve("third.json"))),
                 240);
-        NodeDrivers.assertAllChecksPassed(run, 70);
+        NodeDrivers.assertAllChecksPassed(run, 75);
     }
 }
