@@ -135,6 +135,20 @@ await app.connectWith(main.stream, async (ctx) => {
   const caps = init.agentCapabilities;
   check("initialize: load, list, resume, close", caps?.loadSession === true && !!caps.sessionCapabilities?.list
       && !!caps.sessionCapabilities?.resume && !!caps.sessionCapabilities?.close, caps);
+  check("initialize: the API-key auth method", init.authMethods?.length === 1 && init.authMethods[0].id === "agentd-api-key"
+      && init.authMethods[0].description.includes("ANTHROPIC_API_KEY"), init.authMethods);
+  check("initialize: no MCP advertised", !caps?.mcpCapabilities?.http && !caps?.mcpCapabilities?.sse, caps);
+  await attempt("authenticate", async () => {
+    const ok = await ctx.request(acp.methods.agent.authenticate, { methodId: "agentd-api-key" });
+    check("authenticate: the advertised method", ok && Object.keys(ok).length === 0, ok);
+    try {
+      await ctx.request(acp.methods.agent.authenticate, { methodId: "sk-not-a-method" });
+      check("authenticate: another id is refused", false, "answered");
+    } catch (e) {
+      check("authenticate: another id is refused", e?.code === -32602 && e.message.includes("agentd-api-key")
+          && !e.message.includes("sk-not-a-method"), { code: e?.code, message: e?.message });
+    }
+  });
 
   const a = await ctx.request(acp.methods.agent.session.new, { cwd: work, mcpServers: [] });
   first.sessionId = a.sessionId;
@@ -147,6 +161,7 @@ await app.connectWith(main.stream, async (ctx) => {
     const commands = await waitFor(a.sessionId, (u) => u.sessionUpdate === "available_commands_update");
     check("available commands: the prompt template", commands?.availableCommands?.some((c) => c.name === "greet"
         && c.description === "Greet someone"), commands);
+    check("available commands: /compact", commands?.availableCommands?.some((c) => c.name === "compact"), commands);
   });
 
   await attempt("streamed answer", async () => {
@@ -282,7 +297,7 @@ await app.connectWith(main.stream, async (ctx) => {
 check("main agent exits 0", (await main.stop()) === 0, "exit code");
 
 // A second agentd whose backoff is long (30 s): cancel must answer at once, not after the wait.
-// This client has no session.notices, so the backoff comes as a message chunk carrying the _meta.
+// This client has no session.notices, so the backoff comes as a tool-call card carrying the _meta.
 const slow = startAgent(JSON.parse(process.env.AGENTD_SLOW_ARGS), process.env.AGENTD_SLOW_DIR);
 await app.connectWith(slow.stream, async (ctx) => {
   await ctx.request(acp.methods.agent.initialize,
@@ -318,9 +333,10 @@ await app.connectWith(slow.stream, async (ctx) => {
   await attempt("cancel during a backoff", async () => {
     const prompt = ctx.request(acp.methods.agent.session.prompt,
       { sessionId: a.sessionId, prompt: [{ type: "text", text: "this one waits" }] });
-    const chunk = await waitFor(a.sessionId, (u) => u._meta?.["agentd/retry"]?.delayMs >= 30000);
-    check("no notices: a message chunk with _meta", chunk.sessionUpdate === "agent_message_chunk"
-        && /Retrying in 30 s \(attempt 1\/1\)/.test(chunk.content?.text), chunk);
+    const card = await waitFor(a.sessionId, (u) => u._meta?.["agentd/retry"]?.delayMs >= 30000);
+    check("no notices: a tool-call card with _meta, not reply text", card.sessionUpdate === "tool_call"
+        && card.kind === "other" && card.status === "in_progress"
+        && card.title === "Retrying in 30 s (1/1): overloaded", card);
     const started = Date.now();
     await ctx.notify(acp.methods.agent.session.cancel, { sessionId: a.sessionId });
     const r = await prompt;
@@ -328,8 +344,102 @@ await app.connectWith(slow.stream, async (ctx) => {
     check("cancel: the awaited error in _meta", r._meta?.["agentd/lastError"]?.errorKind === "overloaded"
         && r._meta["agentd/lastError"].errorStatus === 529, r);
     check("cancel: at once", Date.now() - started < 10000, Date.now() - started);
+    // before the prompt's answer: no update of the turn may follow it
+    check("cancel: the retry card fails", since(a.sessionId, 0).some((u) =>
+        u.sessionUpdate === "tool_call_update" && u.toolCallId === card.toolCallId && u.status === "failed"),
+        since(a.sessionId, 0).filter((u) => u.toolCallId === card.toolCallId));
+    check("no notices: no retry text in the reply", !text(since(a.sessionId, 0)).includes("Retrying"),
+        text(since(a.sessionId, 0)));
   });
 
 });
 check("slow agent exits 0", (await slow.stop()) === 0, "exit code");
+
+// A third agentd, for a client with Zed's capabilities plus session.compaction: compaction, the
+// legacy session/set_model, the context meter after a failure, auth-required, a busy session.
+const third = startAgent(JSON.parse(process.env.AGENTD_THIRD_ARGS), process.env.AGENTD_THIRD_DIR);
+await app.connectWith(third.stream, async (ctx) => {
+  await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities: { fs: clientCapabilities.fs, terminal: true, session: { compaction: {} } } });
+  const s = await ctx.request(acp.methods.agent.session.new, { cwd: work, mcpServers: [] });
+  const ask = (text) => ctx.request(acp.methods.agent.session.prompt, { sessionId: s.sessionId, prompt: [{ type: "text", text }] });
+  await attempt("compaction", async () => {
+    await ask("q1");
+    const from = count(s.sessionId);
+    const r = await ask("q2 overflows");
+    const got = since(s.sessionId, from);
+    const compactions = got.filter((u) => u.sessionUpdate === "compaction_update");
+    check("compaction: in_progress then completed under one id", compactions.length === 2
+        && compactions[0].status === "in_progress" && compactions[1].status === "completed"
+        && compactions[0].compactionId === compactions[1].compactionId
+        && compactions[0]._meta?.["agentd/reason"] === "overflow", compactions);
+    check("compaction: the summary", compactions[1]?.summary?.[0]?.text === "summary of q1", compactions);
+    check("compaction: the turn goes on", r.stopReason === "end_turn" && text(got) === "a2", { r, got });
+  });
+  await attempt("session/set_model", async () => {
+    const from = count(s.sessionId);
+    const r = await ctx.request("session/set_model", { sessionId: s.sessionId, modelId: "faux/faux-2" });
+    check("set_model: answered", r && Object.keys(r).length === 0, r);
+    const update = await waitFor(s.sessionId, (u) => u.sessionUpdate === "config_option_update"
+        && option(u.configOptions, "model")?.currentValue === "faux/faux-2");
+    check("set_model: the model option follows", since(s.sessionId, from).includes(update), update);
+    try {
+      await ctx.request(acp.methods.agent.session.setMode, { sessionId: s.sessionId, modeId: "code" });
+      check("set_mode: not found (no modes)", false, "answered");
+    } catch (e) {
+      check("set_mode: not found (no modes)", e?.code === -32601, { code: e?.code, message: e?.message });
+    }
+  });
+  await attempt("a rejected key", async () => {
+    const from = count(s.sessionId);
+    try {
+      await ask("this key is rejected");
+      check("rejected key: auth required", false, "answered");
+    } catch (e) {
+      check("rejected key: auth required with the method", e?.code === -32000
+          && e.data?.authMethods?.[0]?.id === "agentd-api-key", { code: e?.code, message: e?.message, data: e?.data });
+    }
+    const usage = since(s.sessionId, from).filter((u) => u.sessionUpdate === "usage_update");
+    check("rejected key: the context meter stays", usage.length > 0 && usage.every((u) => u.used > 0), usage);
+  });
+  await attempt("a busy session", async () => {
+    const first = ask("slow");
+    try {
+      await ask("too soon");
+      check("busy: an error in ACP's words", false, "answered");
+    } catch (e) {
+      check("busy: an error in ACP's words", e?.code === -32602 && e.message.startsWith("Session is busy")
+          && !e.message.includes("streamingBehavior"), { code: e?.code, message: e?.message });
+    }
+    check("busy: the first prompt still answers", (await first).stopReason === "end_turn", "no answer");
+  });
+  await attempt("manual compaction", async () => {
+    const from = count(s.sessionId);
+    const r = await ask("/compact keep the names");
+    const got = since(s.sessionId, from);
+    const compactions = got.filter((u) => u.sessionUpdate === "compaction_update");
+    check("/compact: answered end_turn", r.stopReason === "end_turn", r);
+    check("/compact: compaction_update, manual, with the summary", compactions.length === 2
+        && compactions[0]._meta?.["agentd/reason"] === "manual" && compactions[1].status === "completed"
+        && compactions[1].summary?.[0]?.text === "manual summary", compactions);
+    check("/compact: no reply text for a client that shows compactions", text(got) === "", got);
+  });
+  await attempt("a retry chain as a card", async () => {
+    const from = count(s.sessionId);
+    const r = await ask("retry then answer");
+    const got = since(s.sessionId, from);
+    const card = got.find((u) => u.sessionUpdate === "tool_call" && u.kind === "other");
+    check("retry card: announced with the failure's kind", card?.status === "in_progress"
+        && /^Retrying in \d+ s \(1\/2\): overloaded$/.test(card.title), got);
+    check("retry card: completed by the recovery", got.some((u) => u.sessionUpdate === "tool_call_update"
+        && u.toolCallId === card?.toolCallId && u.status === "completed"), got);
+    check("retry card: the reply is only the answer", r.stopReason === "end_turn" && text(got) === "recovered", { r, got });
+  });
+  await attempt("session/list without cwd", async () => {
+    const listed = await ctx.request(acp.methods.agent.session.list, {});
+    check("list without cwd: sessions of every directory", listed.sessions.some((x) => x.sessionId === s.sessionId)
+        && listed.sessions.some((x) => x.sessionId === first.sessionId), listed.sessions.map((x) => x.sessionId));
+  });
+});
+check("third agent exits 0", (await third.stop()) === 0, "exit code");
 console.log(JSON.stringify({ checks }));

@@ -9,6 +9,7 @@ import dev.agentd.server.commands.SlashCommands;
 import dev.agentd.server.runtime.Scheduler;
 import dev.agentd.server.session.ModelControl;
 import dev.agentd.server.wire.CommandLines;
+import dev.agentd.server.wire.JsonRpcEnvelope;
 import dev.agentd.server.wire.ProtocolMode;
 import dev.agentd.server.wire.RpcOutput;
 import java.io.IOException;
@@ -16,6 +17,7 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -35,6 +37,10 @@ public final class AcpMode implements ProtocolMode {
     private static final Logger LOG = LoggerFactory.getLogger(AcpMode.class);
     static final int PROTOCOL_VERSION = 1;
     private static final long CLOSE_GRACE_MS = 5_000;
+    /** The methods answered here; positional params for any other are "method not found". */
+    private static final Set<String> METHODS = Set.of("initialize", "authenticate", "session/new", "session/load",
+            "session/resume", "session/list", "session/prompt", "session/cancel", "session/set_config_option",
+            "session/set_model", "session/close");
 
     private final InputStream in;
     private final SlashCommands commands;
@@ -123,24 +129,25 @@ public final class AcpMode implements ProtocolMode {
     }
 
     private void handle(JsonNode node) {
-        if (!node.isObject()) {
-            // ACP has no batches: an array (or any non-object) is one invalid request.
-            connection.error(NullNode.getInstance(), -32600, "Invalid request: expected a JSON-RPC object", null);
+        if (node.isObject() && node.get("method") == null && node.get("id") != null) {
+            connection.answered(node); // the client's answer to one of agentd's requests
             return;
         }
-        JsonNode id = node.get("id");
-        JsonNode method = node.get("method");
-        if (method == null && id != null) {
-            connection.answered(node);
+        // The JSON-RPC dialect's check (A13): "jsonrpc":"2.0", a string, number or null id, named
+        // params. ACP has no batches: an array is one invalid request.
+        JsonRpcEnvelope.Result checked = JsonRpcEnvelope.check(node, METHODS::contains);
+        if (checked instanceof JsonRpcEnvelope.Rejected rejected) {
+            if (rejected.id() != null) {
+                connection.error(rejected.id(), rejected.error().code(), rejected.error().message(), null);
+            }
             return;
         }
-        if (method == null || !method.isTextual()) {
-            connection.error(id == null ? NullNode.getInstance() : id, -32600, "Invalid request: no method", null);
-            return;
-        }
-        JsonNode params = node.path("params");
+        JsonRpcEnvelope.Call request = (JsonRpcEnvelope.Call) checked;
+        JsonNode id = request.id();
+        JsonNode params = request.params();
+        String method = request.method();
         try {
-            call(method.textValue(), params, id);
+            call(method, params, id);
         } catch (RequestFailed e) {
             if (id != null) {
                 connection.error(id, e.code, e.getMessage(), null);
@@ -149,7 +156,7 @@ public final class AcpMode implements ProtocolMode {
             if (id != null) {
                 connection.error(id, -32602, "Invalid params: " + e.getMessage(), null);
             } else {
-                LOG.warn("acp notification {} rejected: {}", method.textValue(), e.getMessage());
+                LOG.warn("acp notification {} rejected: {}", method, e.getMessage());
             }
         }
     }
@@ -164,8 +171,8 @@ public final class AcpMode implements ProtocolMode {
             }
             case "session/load" -> stored.load(AcpJson.textOf(params, "sessionId"), cwd(params), params, id, true);
             case "session/resume" -> stored.load(AcpJson.textOf(params, "sessionId"), cwd(params), params, id, false);
-            case "session/list" -> stored.list(
-                    AcpJson.textOf(params, "cwd") == null ? Path.of("").toAbsolutePath() : cwd(params), id);
+            // without a cwd: every session, as ACP asks (agentd's own directory was listed before: A7)
+            case "session/list" -> stored.list(AcpJson.textOf(params, "cwd") == null ? null : cwd(params), id);
             case "session/prompt" -> session(params).prompt(id, params.path("prompt"));
             case "session/cancel" -> {
                 session(params).cancel();
@@ -174,13 +181,33 @@ public final class AcpMode implements ProtocolMode {
                 }
             }
             case "session/set_config_option" -> connection.result(id, setConfigOption(params));
+            // Before config options, ACP had a model selector (OpenHands and older Zed still call it).
+            case "session/set_model" -> {
+                AcpSession session = session(params);
+                selectModel(session, AcpJson.textOf(params, "modelId"));
+                connection.result(id, AcpJson.object());
+            }
+            // agentd has no modes to advertise (its permission policy is the user's setting, not the
+            // editor's to lower): a client only calls this with a mode it was offered.
+            case "session/set_mode" -> {
+                if (id != null) {
+                    connection.error(id, -32601, "Method not found: session/set_mode (agentd offers no session "
+                            + "modes; the model and thinking level are config options)", null);
+                }
+            }
             case "session/close" -> {
                 AcpSession closed = session(params);
                 sessions.remove(closed.id());
                 closed.close();
                 connection.result(id, AcpJson.object());
             }
-            case "authenticate" -> connection.result(id, AcpJson.object());
+            case "authenticate" -> {
+                String refusal = AuthMethods.refusal(params);
+                if (refusal != null) {
+                    throw new BadParams(refusal);
+                }
+                connection.result(id, AcpJson.object());
+            }
             default -> {
                 if (id != null) {
                     connection.error(id, -32601, "Method not found: " + method, null);
@@ -200,7 +227,7 @@ public final class AcpMode implements ProtocolMode {
         sessionCapabilities.putObject("resume");
         sessionCapabilities.putObject("close");
         result.putObject("agentInfo").put("name", "agentd").put("title", "agentd").put("version", version);
-        result.putArray("authMethods");
+        result.set("authMethods", AuthMethods.advertised());
         return result;
     }
 
@@ -221,7 +248,8 @@ public final class AcpMode implements ProtocolMode {
         AcpSession session;
         try {
             session = new AcpSession((files, decorate) -> opener.open(cwd, file, files, decorate), editor, connection,
-                    cwd, clientCapabilities.path("session").path("notices").isObject(), clock::now, commands::expand,
+                    cwd, clientCapabilities.path("session").path("notices").isObject(),
+                    clientCapabilities.path("session").path("compaction").isObject(), clock::now, commands::expand,
                     stored == null ? null : stored.sessionId());
         } catch (SessionOpener.Refused e) {
             throw new RequestFailed(-32000, e.getMessage());
@@ -247,7 +275,11 @@ public final class AcpMode implements ProtocolMode {
         session.start();
         ObjectNode update = AcpJson.update("available_commands_update");
         var list = update.putArray("availableCommands");
+        list.add(CompactCommand.advertised()); // agentd's own, like pi's: a template cannot take its name
         for (var command : commands.list()) {
+            if (CompactCommand.NAME.equals(command.name())) {
+                continue;
+            }
             ObjectNode entry = list.addObject().put("name", command.name());
             entry.put("description", command.description() == null ? "" : command.description());
             entry.putObject("input").put("hint", "arguments");
@@ -278,9 +310,7 @@ public final class AcpMode implements ProtocolMode {
         }
         ModelControl models = session.agent().models();
         if (ConfigOptions.MODEL.equals(configId)) {
-            Model model = models.available().stream().filter(m -> m.selector().equals(value)).findFirst()
-                    .orElseThrow(() -> new BadParams("unknown model '" + value + "'"));
-            models.switchTo(model, null, ModelControl.Source.SET, false);
+            selectModel(session, value);
         } else if (ConfigOptions.THOUGHT_LEVEL.equals(configId)) {
             Optional<ThinkingLevel> level = ThinkingLevel.parse(value);
             models.setThinkingLevel(level.orElseThrow(() -> new BadParams("unknown thinking level '" + value + "'")));
@@ -290,6 +320,17 @@ public final class AcpMode implements ProtocolMode {
         ObjectNode result = AcpJson.object();
         result.set("configOptions", session.configOptions());
         return result;
+    }
+
+    /** The model option's value (a {@code provider/id} selector) becomes the session's model. */
+    private static void selectModel(AcpSession session, String selector) {
+        if (selector == null) {
+            throw new BadParams("modelId must be a string");
+        }
+        ModelControl models = session.agent().models();
+        Model model = models.available().stream().filter(m -> m.selector().equals(selector)).findFirst()
+                .orElseThrow(() -> new BadParams("unknown model '" + selector + "'"));
+        models.switchTo(model, null, ModelControl.Source.SET, false);
     }
 
     private AcpSession session(JsonNode params) {

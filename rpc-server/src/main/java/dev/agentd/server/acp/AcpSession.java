@@ -50,7 +50,15 @@ final class AcpSession {
     private final AcpConnection connection;
     private final Path cwd;
     private final boolean notices;
+    /** The client advertised {@code session.compaction}. */
+    private final boolean compaction;
     private final LongSupplier clock;
+    /** The compaction under way (its start was sent), or null; touched by the run thread only. */
+    private volatile String compactionId;
+    private int compactions;
+    /** The open retry chain's card (clients without notices), or null; touched by the run thread. */
+    private volatile String retryCardId;
+    private int retryCards;
     private final Map<String, JsonNode> toolArgs = new ConcurrentHashMap<>();
     private final AtomicReference<Turn> turn = new AtomicReference<>();
     private volatile AgentMessage.Assistant lastReply;
@@ -76,7 +84,7 @@ final class AcpSession {
      * @param id the id the client knows it by (a stored session's listed id), or null for the session's own
      */
     AcpSession(Opening opening, Editor editor, AcpConnection connection, Path cwd, boolean notices,
-            LongSupplier clock, UnaryOperator<String> expand, String id) throws IOException {
+            boolean compaction, LongSupplier clock, UnaryOperator<String> expand, String id) throws IOException {
         // The editor side asks for the id only when a tool runs, after this constructor.
         EditorFiles files = new EditorFiles(connection, this::id, editor.reads(), editor.writes());
         UnaryOperator<Tool> bash = editor.terminal() ? local -> new EditorTerminal(local, connection, this::id, cwd)
@@ -88,6 +96,7 @@ final class AcpSession {
         this.connection = connection;
         this.cwd = cwd;
         this.notices = notices;
+        this.compaction = compaction;
         this.clock = clock;
     }
 
@@ -134,14 +143,47 @@ final class AcpSession {
         AgentMessage.Assistant failed = lastReply;
         String errorClass = failed == null || failed.stopReason() != StopReason.ERROR ? null
                 : lastFailure.errorClass().name().toLowerCase(Locale.ROOT);
+        if (event instanceof AgentEvent.CompactionStart
+                || event instanceof AgentEvent.CompactionEnd && compactionId == null) { // an end may have no start
+            // unique within the session across connections too: a reload starts counting again
+            compactionId = "compaction-" + clock.getAsLong() + "-" + ++compactions;
+        }
+        UpdateMapper.RetryCard card = retryCard(event);
+        String errorKind = failed == null || failed.stopReason() != StopReason.ERROR ? null
+                : PromptFailure.errorKind(lastFailure);
         UpdateMapper.View view = new UpdateMapper.View(notices, clock.getAsLong(), cwd, model.contextWindow(),
-                errorClass, toolArgs::get, this::configOptions);
+                errorClass, toolArgs::get, this::configOptions, compaction, compactionId, this::contextTokens,
+                errorKind, card);
         for (ObjectNode update : UpdateMapper.map(event, view)) {
             update(update);
+        }
+        if (event instanceof AgentEvent.AutoRetryEnd) {
+            retryCardId = null;
+        }
+        if (event instanceof AgentEvent.CompactionEnd) {
+            compactionId = null;
         }
         if (event instanceof AgentEvent.ToolExecutionEnd end) {
             toolArgs.remove(end.toolCallId());
         }
+    }
+
+    /** The retry card an event is shown on: a chain's first backoff opens one; its end closes it. */
+    private UpdateMapper.RetryCard retryCard(AgentEvent event) {
+        if (notices) {
+            return null;
+        }
+        if (event instanceof AgentEvent.AutoRetryStart && retryCardId == null) {
+            retryCardId = "agentd-retry-" + clock.getAsLong() + "-" + ++retryCards;
+            return new UpdateMapper.RetryCard(retryCardId, true);
+        }
+        return retryCardId == null ? null : new UpdateMapper.RetryCard(retryCardId, false);
+    }
+
+    /** The session's estimate of the tokens in context (its stats' context usage). */
+    private long contextTokens() {
+        var usage = session.stats().contextUsage();
+        return usage == null || usage.tokens() == null ? 0 : usage.tokens();
     }
 
     /** {@code session/prompt}: answered when the run is over (with every retry it caused). */
@@ -153,18 +195,73 @@ final class AcpSession {
             connection.error(requestId, -32602, "Invalid params: " + e.getMessage(), null);
             return;
         }
+        if (content.images().isEmpty() && CompactCommand.matches(content.text())) {
+            compact(requestId, CompactCommand.instructions(content.text()));
+            return;
+        }
+        String text = expand.apply(content.text());
+        if (text.isBlank() && content.images().isEmpty()) {
+            connection.error(requestId, -32602, "Invalid params: the prompt has no text, image or resource to send",
+                    null);
+            return;
+        }
+        // the first prompt of an unnamed session titles it, as a session list will (A8)
+        boolean first = session.messages().isEmpty() && session.state().sessionName() == null;
         PromptTicket ticket;
         try {
-            ticket = session.accept(expand.apply(content.text()), content.images(), null);
+            ticket = session.accept(text, content.images(), null);
         } catch (PromptRejectedException e) {
-            connection.error(requestId, -32602, e.getMessage(), null);
+            // not empty (checked above), so busy; the session's own text names pi's queueing fields (A12)
+            busy(requestId);
             return;
+        }
+        if (first) {
+            update(AcpJson.update("session_info_update").put("title", SessionTitles.of(null, text)));
         }
         Turn current = new Turn(requestId);
         turn.set(current);
         lastReply = null;
         ticket.done().whenComplete((ignored, error) -> finish(current, error));
         ticket.launch(() -> {});
+    }
+
+    private void busy(JsonNode requestId) {
+        connection.error(requestId, -32602, "Session is busy: the previous session/prompt has not been answered "
+                + "yet; wait for its answer or send session/cancel", null);
+    }
+
+    /**
+     * {@code /compact [instructions]}: agentd's manual compaction, answered {@code end_turn} when it
+     * is done. Its progress is {@code compaction_update}s for a client that shows them, else one
+     * line of the reply says what was done. Never while a prompt runs: compacting would abort it.
+     */
+    private void compact(JsonNode requestId, String instructions) {
+        Turn current = new Turn(requestId);
+        if (!turn.compareAndSet(null, current)) {
+            busy(requestId);
+            return;
+        }
+        lastReply = null;
+        session.compact(instructions).whenComplete((result, error) -> {
+            if (!current.answered.compareAndSet(false, true)) {
+                return;
+            }
+            turn.compareAndSet(current, null);
+            if (current.cancelled) {
+                stop(current, "cancelled");
+            } else if (error != null) {
+                Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+                connection.error(requestId, PromptFailure.INTERNAL_ERROR, "Compaction failed: "
+                        + UpdateMapper.line(String.valueOf(cause.getMessage())), null);
+            } else {
+                if (!compaction) {
+                    ObjectNode line = AcpJson.update("agent_message_chunk");
+                    line.set("content", AcpJson.text(CompactCommand.done(result)));
+                    update(line);
+                }
+                stop(current, "end_turn");
+            }
+        });
     }
 
     /** {@code session/cancel}: stops a backoff, the stream and tools; the prompt answers {@code cancelled}. */

@@ -11,38 +11,42 @@ import java.util.List;
  */
 record PromptContent(String text, List<ContentBlock.Image> images) {
 
-    /** @throws Invalid when a block cannot be used (undecodable image data), naming it */
+    /**
+     * @throws Invalid when {@code blocks} is no array (ACP's prompt is a list of content blocks), or
+     *     a block cannot be used (undecodable image data), naming it
+     */
     static PromptContent of(JsonNode blocks) {
+        if (blocks == null || !blocks.isArray()) {
+            throw new Invalid("prompt must be an array of content blocks, e.g. [{\"type\":\"text\",\"text\":\"…\"}]");
+        }
         StringBuilder text = new StringBuilder();
         List<ContentBlock.Image> images = new ArrayList<>();
-        if (blocks != null && blocks.isArray()) {
-            int index = -1;
-            for (JsonNode block : blocks) {
-                index++;
-                String type = AcpJson.textOf(block, "type");
-                if (type == null) {
-                    continue;
-                }
-                switch (type) {
-                    case "text" -> append(text, AcpJson.textOf(block, "text"));
-                    case "image" -> {
-                        String data = AcpJson.textOf(block, "data");
-                        if (data != null) {
-                            if (!isBase64(data)) {
-                                throw new Invalid("image data is not valid base64 (content block " + index + ")");
-                            }
-                            images.add(new ContentBlock.Image(data, AcpJson.textOf(block, "mimeType")));
+        int index = -1;
+        for (JsonNode block : blocks) {
+            index++;
+            String type = AcpJson.textOf(block, "type");
+            if (type == null) {
+                continue;
+            }
+            switch (type) {
+                case "text" -> append(text, AcpJson.textOf(block, "text"));
+                case "image" -> {
+                    String data = AcpJson.textOf(block, "data");
+                    if (data != null) {
+                        if (!isBase64(data)) {
+                            throw new Invalid("image data is not valid base64 (content block " + index + ")");
                         }
+                        images.add(new ContentBlock.Image(data, AcpJson.textOf(block, "mimeType")));
                     }
-                    case "resource_link" -> append(text, "[" + name(block) + "](" + AcpJson.textOf(block, "uri") + ")");
-                    case "resource" -> {
-                        JsonNode resource = block.path("resource");
-                        String body = AcpJson.textOf(resource, "text");
-                        append(text, "<resource uri=\"" + AcpJson.textOf(resource, "uri") + "\">\n"
-                                + (body == null ? "" : body) + "\n</resource>");
-                    }
-                    default -> { } // audio and future kinds: not advertised, so not sent
                 }
+                case "resource_link" -> append(text, "[" + name(block) + "](" + AcpJson.textOf(block, "uri") + ")");
+                case "resource" -> {
+                    JsonNode resource = block.path("resource");
+                    String body = AcpJson.textOf(resource, "text");
+                    append(text, "<resource uri=\"" + AcpJson.textOf(resource, "uri") + "\">\n"
+                            + (body == null ? "" : body) + "\n</resource>");
+                }
+                default -> { } // audio and future kinds: not advertised, so not sent
             }
         }
         return new PromptContent(text.toString(), List.copyOf(images));

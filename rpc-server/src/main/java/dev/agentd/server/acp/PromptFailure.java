@@ -11,7 +11,8 @@ import java.time.Instant;
  * {@code session/prompt} whose {@code data.errorKind} tells a client a quota wait from a crash.
  * Pure: the decision's classification and the failed reply in, the error out.
  *
- * @param code the JSON-RPC error code: {@link #AUTH_REQUIRED} for credentials, else internal
+ * @param code the JSON-RPC error code: {@link #AUTH_REQUIRED} for credentials (its data names the
+ *     {@code authMethods}), else internal
  */
 public record PromptFailure(int code, String message, ObjectNode data) {
     /** ACP's "authentication required". */
@@ -52,12 +53,20 @@ public record PromptFailure(int code, String message, ObjectNode data) {
         }
         String text = reply.errorMessage() == null || reply.errorMessage().isBlank() ? "the provider failed"
                 : reply.errorMessage();
-        int code = classification.errorClass() == ErrorClass.CREDENTIAL_REJECTED ? AUTH_REQUIRED : INTERNAL_ERROR;
-        return new PromptFailure(code, text, data);
+        if (classification.errorClass() == ErrorClass.CREDENTIAL_REJECTED) {
+            data.set("authMethods", AuthMethods.advertised());
+            return new PromptFailure(AUTH_REQUIRED, text, data);
+        }
+        return new PromptFailure(INTERNAL_ERROR, text, data);
     }
 
-    /** No usable credential for the model: ACP's authentication-required error. */
+    /**
+     * No usable credential for the model: ACP's authentication-required error, with the methods
+     * (also advertised in {@code initialize}) an editor can offer to get one.
+     */
     public static PromptFailure missingCredentials(String problem) {
-        return new PromptFailure(AUTH_REQUIRED, problem, AcpJson.object().put("errorKind", "auth_required"));
+        ObjectNode data = AcpJson.object().put("errorKind", "auth_required");
+        data.set("authMethods", AuthMethods.advertised());
+        return new PromptFailure(AUTH_REQUIRED, problem, data);
     }
 }

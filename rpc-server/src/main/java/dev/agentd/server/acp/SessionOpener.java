@@ -28,13 +28,17 @@ public interface SessionOpener {
             throws IOException;
 
     /**
-     * The sessions stored for {@code cwd}, newest first; empty without session storage. A file
+     * The sessions stored for {@code cwd} (null: for every working directory), newest first; empty
+     * without session storage. A file
      * that cannot be read is left out. Read from each file's header (and name) only, never a whole
      * file; each {@code sessionId} names exactly one file, even when files share a header id.
      */
     List<Stored> stored(Path cwd);
 
-    /** A session on disk: its id, working directory, file, name (or null) and last change (ISO-8601). */
+    /**
+     * A session on disk: its id, working directory, file, title (its name, else its first user
+     * message; or null) and last change (ISO-8601).
+     */
     record Stored(String sessionId, String cwd, Path file, String title, String updatedAt) {}
 
     /** A text setting of settings.json by dotted path, e.g. {@code acp.permissions}. */

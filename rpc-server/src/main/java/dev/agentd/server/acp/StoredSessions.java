@@ -46,14 +46,17 @@ final class StoredSessions {
         this.host = host;
     }
 
-    /** {@code session/list}, answered from the worker. */
+    /** {@code session/list} of {@code cwd}'s sessions, or (null) of every session (A7), answered from the worker. */
     void list(Path cwd, JsonNode id) {
         submit(id, () -> {
             ObjectNode result = AcpJson.object();
             var listed = result.putArray("sessions");
             for (SessionOpener.Stored stored : opener.stored(cwd)) {
-                ObjectNode info = listed.addObject().put("sessionId", stored.sessionId())
-                        .put("cwd", stored.cwd() == null ? cwd.toString() : stored.cwd())
+                String storedCwd = stored.cwd() != null ? stored.cwd() : cwd != null ? cwd.toString() : null;
+                if (storedCwd == null) {
+                    continue; // a session without a known directory cannot be loaded from this list
+                }
+                ObjectNode info = listed.addObject().put("sessionId", stored.sessionId()).put("cwd", storedCwd)
                         .put("updatedAt", stored.updatedAt());
                 if (stored.title() != null) {
                     info.put("title", stored.title());

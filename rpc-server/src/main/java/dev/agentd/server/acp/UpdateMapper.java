@@ -8,12 +8,14 @@ import dev.agentd.protocol.event.AssistantMessageEvent;
 import dev.agentd.protocol.event.ToolOutput;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.ContentBlock;
+import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.message.Usage;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -30,11 +32,10 @@ public final class UpdateMapper {
     static final Set<Class<? extends AgentEvent>> NO_COUNTERPART = Set.of(AgentEvent.Ready.class,
             AgentEvent.BashExecutionUpdate.class, // RPC only: ACP has no bash command (pi 1.x)
             AgentEvent.AgentStart.class, AgentEvent.AgentEnd.class, AgentEvent.TurnStart.class,
-            AgentEvent.TurnEnd.class, AgentEvent.MessageStart.class, AgentEvent.AutoRetryEnd.class,
-            AgentEvent.CompactionStart.class,
+            AgentEvent.TurnEnd.class, AgentEvent.MessageStart.class,
             AgentEvent.SummarizationRetryScheduled.class, AgentEvent.SummarizationRetryAttemptStart.class,
-            AgentEvent.SummarizationRetryFinished.class, // inside a compaction, which has no counterpart either
-            AgentEvent.CompactionEnd.class, AgentEvent.QueueUpdate.class, AgentEvent.RetryFallbackSucceeded.class,
+            AgentEvent.SummarizationRetryFinished.class, // inside a compaction, whose update says how it ended
+            AgentEvent.QueueUpdate.class, AgentEvent.RetryFallbackSucceeded.class,
             AgentEvent.RetryFallbackReverted.class, AgentEvent.RetryFallbackExhausted.class,
             AgentEvent.RetryProbeScheduled.class, AgentEvent.RetryProbeResult.class,
             AgentEvent.FallbackCircuitOpened.class, AgentEvent.FallbackCircuitClosed.class, AgentEvent.Unknown.class,
@@ -52,9 +53,22 @@ public final class UpdateMapper {
      * @param errorClass the class of the failure that caused a retry (lower case), or null
      * @param toolArgs the arguments of a tool call by id (its end event carries none)
      * @param configOptions the session's config options as they are now
+     * @param compaction the client advertised {@code session.compaction}
+     * @param compactionId the id of the compaction a compaction event belongs to (else unused)
+     * @param contextTokens the estimated tokens in context now, for a reply that has no usage of its own
+     * @param errorKind the {@code errorKind} of the failure that caused a retry, or null
+     * @param retryCard the retry chain's tool-call card (clients without notices), or null when none is open
      */
     public record View(boolean notices, long nowMs, Path cwd, long contextWindow, String errorClass,
-            Function<String, JsonNode> toolArgs, Supplier<ArrayNode> configOptions) {}
+            Function<String, JsonNode> toolArgs, Supplier<ArrayNode> configOptions, boolean compaction,
+            String compactionId, LongSupplier contextTokens, String errorKind, RetryCard retryCard) {}
+
+    /**
+     * The card that shows a retry chain to a client without {@code session.notices} (A2/Z1): one
+     * tool call of kind {@code other}, announced by the chain's first backoff ({@code fresh}),
+     * retitled by each later one and completed or failed when the chain ends.
+     */
+    public record RetryCard(String id, boolean fresh) {}
 
     private UpdateMapper() {}
 
@@ -71,8 +85,13 @@ public final class UpdateMapper {
             return streamed(update.assistantMessageEvent(), view);
         }
         if (event instanceof AgentEvent.MessageEnd end) { // a user's or a tool result's end has no counterpart
-            return end.message() instanceof AgentMessage.Assistant reply
-                    ? List.of(usage(reply.usage(), view.contextWindow())) : List.of();
+            return end.message() instanceof AgentMessage.Assistant reply ? List.of(usage(reply, view)) : List.of();
+        }
+        if (event instanceof AgentEvent.CompactionStart start) {
+            return view.compaction() ? List.of(compaction(view, "in_progress", start.reason())) : List.of();
+        }
+        if (event instanceof AgentEvent.CompactionEnd end) {
+            return view.compaction() ? List.of(compactionEnd(end, view)) : List.of();
         }
         if (event instanceof AgentEvent.ToolExecutionStart start) {
             return List.of(AcpJson.update("tool_call_update").put("toolCallId", start.toolCallId())
@@ -86,7 +105,10 @@ public final class UpdateMapper {
             return List.of(toolEnd(end, view));
         }
         if (event instanceof AgentEvent.AutoRetryStart retry) {
-            return List.of(retry(retry, view));
+            return List.of(view.notices() || view.retryCard() == null ? retry(retry, view) : retryCard(retry, view));
+        }
+        if (event instanceof AgentEvent.AutoRetryEnd end) {
+            return view.notices() || view.retryCard() == null ? List.of() : List.of(retryCardEnd(end, view));
         }
         if (event instanceof AgentEvent.RetryFallbackApplied applied) {
             return List.of(fallback(applied, view));
@@ -176,11 +198,40 @@ public final class UpdateMapper {
         return content;
     }
 
-    private static ObjectNode usage(Usage usage, long contextWindow) {
-        long used = usage.input() + usage.output() + usage.cacheRead() + usage.cacheWrite();
-        ObjectNode update = AcpJson.update("usage_update").put("used", used).put("size", Math.max(contextWindow, 0));
+    /**
+     * The context meter after a reply. A failed or aborted reply carries no usage (zeros): the
+     * context did not shrink, so {@code used} is the session's estimate instead (A10).
+     */
+    private static ObjectNode usage(AgentMessage.Assistant reply, View view) {
+        Usage usage = reply.usage();
+        long counted = usage.input() + usage.output() + usage.cacheRead() + usage.cacheWrite();
+        boolean failed = reply.stopReason() == StopReason.ERROR || reply.stopReason() == StopReason.ABORTED;
+        long used = failed && counted == 0 ? Math.max(view.contextTokens().getAsLong(), 0) : counted;
+        ObjectNode update = AcpJson.update("usage_update").put("used", used)
+                .put("size", Math.max(view.contextWindow(), 0));
         if (usage.cost().total() > 0) {
             update.set("cost", AcpJson.object().put("amount", usage.cost().total()).put("currency", "USD"));
+        }
+        return update;
+    }
+
+    /** A compaction's entry in the client's timeline (A9), patched in place by its end under the same id. */
+    private static ObjectNode compaction(View view, String status, String reason) {
+        ObjectNode update = AcpJson.update("compaction_update").put("compactionId", view.compactionId())
+                .put("status", status);
+        update.putObject("_meta").put("agentd/reason", reason);
+        return update;
+    }
+
+    private static ObjectNode compactionEnd(AgentEvent.CompactionEnd end, View view) {
+        String status = end.aborted() ? "cancelled" : end.errorMessage() != null ? "failed" : "completed";
+        ObjectNode update = compaction(view, status, end.reason());
+        if (end.result() != null && end.result().summary() != null) {
+            update.putArray("summary").add(AcpJson.text(end.result().summary()));
+            ((ObjectNode) update.get("_meta")).put("agentd/tokensBefore", end.result().tokensBefore());
+        }
+        if (end.errorMessage() != null) {
+            update.put("error", line(end.errorMessage())); // one bounded line, never a whole body
         }
         return update;
     }
@@ -190,12 +241,46 @@ public final class UpdateMapper {
         long seconds = (retry.delayMs() + 999) / 1000;
         String title = "Retrying in " + seconds + " s (attempt " + retry.attempt() + "/" + retry.maxAttempts() + ")"
                 + detail(retry.errorMessage());
+        return notice("warning", title, retryMeta(retry, view), view);
+    }
+
+    private static ObjectNode retryMeta(AgentEvent.AutoRetryStart retry, View view) {
         ObjectNode meta = AcpJson.object();
         meta.set("agentd/retry", AcpJson.object().put("attempt", retry.attempt())
                 .put("maxAttempts", retry.maxAttempts()).put("delayMs", retry.delayMs())
                 .put("nextRetryAt", Instant.ofEpochMilli(view.nowMs() + retry.delayMs()).toString())
                 .put("errorClass", view.errorClass()));
-        return notice("warning", title, meta, view);
+        return meta;
+    }
+
+    /**
+     * A backoff on the retry card: "Retrying in 2 s (1/3): overloaded" — the failure's kind, never
+     * the provider's text, which may be a raw body.
+     */
+    private static ObjectNode retryCard(AgentEvent.AutoRetryStart retry, View view) {
+        long seconds = (retry.delayMs() + 999) / 1000;
+        String title = "Retrying in " + seconds + " s (" + retry.attempt() + "/" + retry.maxAttempts() + ")"
+                + (view.errorKind() == null ? "" : ": " + view.errorKind().replace('_', ' '));
+        ObjectNode update = AcpJson.update(view.retryCard().fresh() ? "tool_call" : "tool_call_update")
+                .put("toolCallId", view.retryCard().id()).put("title", title);
+        if (view.retryCard().fresh()) {
+            update.put("kind", "other");
+        }
+        update.put("status", "in_progress");
+        update.set("_meta", retryMeta(retry, view));
+        return update;
+    }
+
+    /** The chain's end on its card: completed when a retry succeeded, else failed with why. */
+    private static ObjectNode retryCardEnd(AgentEvent.AutoRetryEnd end, View view) {
+        String title = end.success() ? "Retried: attempt " + end.attempt() + " succeeded"
+                : "Retry stopped after attempt " + end.attempt()
+                        + (view.errorKind() == null ? "" : ": " + view.errorKind().replace('_', ' '));
+        if (!end.success() && "Retry cancelled".equals(end.finalError())) {
+            title = "Retry cancelled";
+        }
+        return AcpJson.update("tool_call_update").put("toolCallId", view.retryCard().id()).put("title", title)
+                .put("status", end.success() ? "completed" : "failed");
     }
 
     /** A model fallback: the option update follows from the model change event. */
@@ -227,11 +312,12 @@ public final class UpdateMapper {
     }
 
     private static String detail(String message) {
-        if (message == null || message.isBlank()) {
-            return "";
-        }
+        return message == null || message.isBlank() ? "" : ": " + line(message);
+    }
+
+    /** A message as one line of at most {@link #MAX_NOTICE_DETAIL_CHARS}: never a whole provider body. */
+    static String line(String message) {
         String line = message.strip().replace('\n', ' ').replace('\r', ' ');
-        return ": " + (line.length() <= MAX_NOTICE_DETAIL_CHARS ? line
-                : line.substring(0, MAX_NOTICE_DETAIL_CHARS - 1) + "…");
+        return line.length() <= MAX_NOTICE_DETAIL_CHARS ? line : line.substring(0, MAX_NOTICE_DETAIL_CHARS - 1) + "…";
     }
 }

@@ -4,6 +4,7 @@ import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.protocol.model.UpdateMode;
 import dev.agentd.server.acp.SessionOpener;
+import dev.agentd.server.acp.SessionTitles;
 import dev.agentd.server.ai.ModelRegistry;
 import dev.agentd.server.ai.ProviderRegistry;
 import dev.agentd.server.auth.AuthStore;
@@ -100,9 +101,12 @@ final class SessionFactory implements SessionOpener {
         if (sessionPaths == null) {
             return List.of();
         }
-        return SessionListing.of(sessionPaths.directoryFor(cwd.toAbsolutePath().normalize())).stream()
+        List<SessionListing.Listed> listing = cwd == null ? SessionListing.of(sessionPaths.allDirectories())
+                : SessionListing.of(sessionPaths.directoryFor(cwd.toAbsolutePath().normalize()));
+        return listing.stream()
                 .map(listed -> new Stored(listed.sessionId(), listed.summary().cwd(), listed.summary().file(),
-                        listed.summary().name(), listed.summary().modified().toString()))
+                        SessionTitles.of(listed.summary().name(), listed.summary().firstMessage()),
+                        listed.summary().modified().toString()))
                 .toList();
     }
 

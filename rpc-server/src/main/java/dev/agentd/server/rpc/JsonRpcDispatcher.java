@@ -7,6 +7,7 @@ import com.googlecode.jsonrpc4j.JsonResponse;
 import com.googlecode.jsonrpc4j.JsonRpcBasicServer;
 import dev.agentd.protocol.command.CommandCodec;
 import dev.agentd.protocol.json.Json;
+import dev.agentd.server.wire.JsonRpcEnvelope;
 import dev.agentd.server.wire.JsonRpcError;
 import dev.agentd.server.wire.JsonRpcReply;
 import dev.agentd.server.wire.RpcOutput;

@@ -2,6 +2,7 @@ package dev.agentd.server.rpc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.response.Response;
+import dev.agentd.server.wire.JsonRpcEnvelope;
 import dev.agentd.server.wire.JsonRpcError;
 import dev.agentd.server.wire.JsonRpcReply;
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.server.wire.CommandLines;
+import dev.agentd.server.wire.JsonRpcEnvelope;
 import dev.agentd.server.wire.JsonRpcError;
 import dev.agentd.server.wire.JsonRpcNotification;
 import dev.agentd.server.wire.JsonRpcReply;

@@ -2,7 +2,7 @@
  * The pi dialects ({@code PiDialect}): each command of a line routed to the daemon's one session
  * ({@link dev.agentd.server.rpc.CommandRouter}, shared by both dialects), every response and event
  * written through the one output. {@code RpcMode} is the pi dialect; {@code JsonRpcMode} the
- * JSON-RPC 2.0 one, whose envelope agentd checks ({@code JsonRpcEnvelope}) and whose method
+ * JSON-RPC 2.0 one, whose envelope agentd checks ({@code wire.JsonRpcEnvelope}) and whose method
  * dispatch jsonrpc4j does ({@code JsonRpcDispatcher}). May import {@code protocol}, {@code wire}
  * (the framing and writer ACP shares) and {@code session}; from the packages below it only records
  * (the values session's API returns, such as {@code recovery.RetryConfig}), and

@@ -40,6 +40,11 @@ public final class ProviderVariables {
 
     private ProviderVariables() {}
 
+    /** The variables agentd reads providers' keys from, sorted (told to an editor as the way to authenticate). */
+    public static Set<String> providerKeys() {
+        return new TreeSet<>(BY_PROVIDER.values());
+    }
+
     /** The variable agentd reads a provider's key from, if it knows one. */
     public static Optional<String> forProvider(String provider) {
         return Optional.ofNullable(BY_PROVIDER.get(provider));

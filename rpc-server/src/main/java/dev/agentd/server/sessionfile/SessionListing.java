@@ -53,6 +53,21 @@ public final class SessionListing {
         return named(summaries);
     }
 
+    /**
+     * The loadable sessions of every directory in {@code dirs}, each named within its own
+     * directory (a load resolves an id against its working directory's listing), newest first.
+     */
+    public static List<Listed> of(List<Path> dirs) {
+        List<Listed> listed = new ArrayList<>();
+        dirs.forEach(dir -> listed.addAll(of(dir)));
+        listed.sort(NEWEST_FIRST);
+        return List.copyOf(listed);
+    }
+
+    private static final Comparator<Listed> NEWEST_FIRST = Comparator
+            .comparing((Listed entry) -> entry.summary().modified()).reversed()
+            .thenComparing(entry -> entry.summary().file().getFileName().toString());
+
     /** Gives each summary its listed id; newest first, then by file name. */
     static List<Listed> named(List<SessionSummary> summaries) {
         Map<String, Integer> uses = new HashMap<>();
@@ -63,8 +78,7 @@ public final class SessionListing {
             String stem = name.substring(0, name.length() - EXTENSION.length());
             listed.add(new Listed(uses.get(summary.id()) == 1 ? summary.id() : summary.id() + "@" + stem, summary));
         }
-        listed.sort(Comparator.comparing((Listed entry) -> entry.summary().modified()).reversed()
-                .thenComparing(entry -> entry.summary().file().getFileName().toString()));
+        listed.sort(NEWEST_FIRST);
         return List.copyOf(listed);
     }
 

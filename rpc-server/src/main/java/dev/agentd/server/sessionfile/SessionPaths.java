@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -36,6 +37,24 @@ public record SessionPaths(Path sessionsRoot, boolean perWorkingDirectory) {
             text = text.substring(1);
         }
         return sessionsRoot.resolve("--" + text.replaceAll("[/\\\\:]", "-") + "--");
+    }
+
+    /**
+     * The directories holding sessions of any working directory: the flat directory, or each
+     * {@code --<cwd>--} directory under the root (none when the root does not exist yet).
+     */
+    public List<Path> allDirectories() {
+        if (!perWorkingDirectory) {
+            return List.of(sessionsRoot);
+        }
+        try (Stream<Path> children = Files.list(sessionsRoot)) {
+            return children.filter(dir -> {
+                String name = dir.getFileName().toString();
+                return name.length() > 4 && name.startsWith("--") && name.endsWith("--") && Files.isDirectory(dir);
+            }).sorted().toList();
+        } catch (IOException e) {
+            return List.of();
+        }
     }
 
     /** A fresh file name in the directory of {@code cwd}. */

@@ -27,11 +27,15 @@ import java.time.Instant;
  * @param name the session's name, or null
  * @param modified the file's last change
  * @param size the file's size in bytes
+ * @param firstMessage the text of the first user message when it is whole in the head window, or
+ *     null (a list titles unnamed sessions with it)
  */
-public record SessionSummary(Path file, String id, String cwd, String name, Instant modified, long size) {
+public record SessionSummary(Path file, String id, String cwd, String name, Instant modified, long size,
+        String firstMessage) {
     /** Bytes read at each end; a header line longer than this is not a session's. */
     static final int WINDOW = 64 * 1024;
     private static final byte[] INFO_TYPE = "\"session_info\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] USER_ROLE = "\"user\"".getBytes(StandardCharsets.US_ASCII);
 
     /** Opens a file for reading; a seam so tests can count the bytes read. */
     @FunctionalInterface
@@ -64,6 +68,7 @@ public record SessionSummary(Path file, String id, String cwd, String name, Inst
                 throw new IOException("not a session file: " + file + " (missing session header)");
             }
             String name = headerEnd < 0 ? null : latestName(head, headerEnd + 1, head.length, null);
+            String firstMessage = headerEnd < 0 ? null : firstUserText(head, headerEnd + 1, head.length);
             if (size > WINDOW) {
                 long tailStart = Math.max(WINDOW, size - WINDOW);
                 byte[] tail = readAt(channel, tailStart, (int) (size - tailStart));
@@ -74,7 +79,7 @@ public record SessionSummary(Path file, String id, String cwd, String name, Inst
                 }
             }
             return new SessionSummary(file, header.path("id").textValue(), text(header, "cwd"), name,
-                    attributes.lastModifiedTime().toInstant(), size);
+                    attributes.lastModifiedTime().toInstant(), size, firstMessage);
         }
     }
 
@@ -99,6 +104,33 @@ public record SessionSummary(Path file, String id, String cwd, String name, Inst
             start = end + 1;
         }
         return name;
+    }
+
+    /** The text of the first whole user message line in bytes[from, to), or null. */
+    private static String firstUserText(byte[] bytes, int from, int to) {
+        int start = from;
+        while (start < to) {
+            int end = indexOf(bytes, start, (byte) '\n');
+            if (end < 0) {
+                return null; // cut by the window: not read
+            }
+            if (contains(bytes, start, end, USER_ROLE)) {
+                try {
+                    JsonNode entry = Json.mapper().readTree(bytes, start, end - start);
+                    JsonNode message = entry == null ? null : entry.path("message");
+                    if ("message".equals(entry == null ? null : entry.path("type").asText())
+                            && "user".equals(message.path("role").asText())) {
+                        StringBuilder text = new StringBuilder();
+                        message.path("content").forEach(block -> text.append(block.path("text").asText("")).append(' '));
+                        return text.toString().strip();
+                    }
+                } catch (IOException e) {
+                    // an unreadable line says nothing
+                }
+            }
+            start = end + 1;
+        }
+        return null;
     }
 
     private static byte[] readAt(SeekableByteChannel channel, long position, int length) throws IOException {

@@ -1,6 +1,7 @@
 package dev.agentd.server.acp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -128,7 +129,48 @@ class AcpModeTest {
         JsonNode update = written.stream().map(n -> n.path("params").path("update"))
                 .filter(u -> u.path("sessionUpdate").asText().equals("available_commands_update")).findFirst()
                 .orElseThrow();
-        assertEquals("greet", update.path("availableCommands").path(0).path("name").asText(), update.toString());
-        assertEquals("Greet someone", update.path("availableCommands").path(0).path("description").asText());
+        assertEquals("compact", update.path("availableCommands").path(0).path("name").asText(), update.toString());
+        assertEquals("greet", update.path("availableCommands").path(1).path("name").asText(), update.toString());
+        assertEquals("Greet someone", update.path("availableCommands").path(1).path("description").asText());
+    }
+
+    @Test
+    void initializeAdvertisesTheApiKeyMethodAndAuthenticateAcceptsOnlyIt() throws IOException {
+        List<JsonNode> written = serve("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"authenticate\",\"params\":{\"methodId\":\"agentd-api-key\"}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"authenticate\",\"params\":{\"methodId\":\"sk-ant-secret123\"}}");
+        JsonNode method = reply(written, 1).path("result").path("authMethods").path(0);
+        assertEquals("agentd-api-key", method.path("id").asText(), written.toString());
+        assertTrue(method.path("description").asText().contains("ANTHROPIC_API_KEY"), method.toString());
+        assertTrue(method.path("_meta").path("agentd/envVars").toString().contains("OPENAI_API_KEY"), method.toString());
+        assertEquals(1, reply(written, 1).path("result").path("authMethods").size());
+        assertEquals("{}", reply(written, 2).path("result").toString());
+        JsonNode refused = reply(written, 3).path("error");
+        assertEquals(-32602, refused.path("code").asInt());
+        assertTrue(refused.path("message").asText().contains("agentd-api-key"), refused.toString());
+        assertFalse(written.toString().contains("secret123"), "what was sent is never echoed: " + written);
+    }
+
+    @Test
+    void requestsOutsideJsonRpcTwoAreRefusedAsInTheJsonRpcDialect() throws IOException {
+        List<JsonNode> written = serve("{\"id\":1,\"method\":\"initialize\",\"params\":{}}",
+                "{\"jsonrpc\":\"1.0\",\"id\":2,\"method\":\"initialize\",\"params\":{}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":{\"an\":\"object\"},\"method\":\"initialize\",\"params\":{}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"session/list\",\"params\":[\"/tmp\"]}",
+                "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"no/such\",\"params\":[1]}",
+                "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"initialize\",\"params\":\"text\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"initialize\",\"params\":{}}");
+        assertEquals(-32600, reply(written, 1).path("error").path("code").asInt(), written.toString());
+        assertTrue(reply(written, 1).path("error").path("message").asText().contains("jsonrpc"));
+        assertEquals(-32600, reply(written, 2).path("error").path("code").asInt());
+        JsonNode objectId = written.get(2);
+        assertTrue(objectId.path("id").isNull(), "an object id is never echoed: " + objectId);
+        assertEquals(-32600, objectId.path("error").path("code").asInt());
+        assertEquals(-32602, reply(written, 4).path("error").path("code").asInt());
+        assertEquals(-32601, reply(written, 5).path("error").path("code").asInt());
+        assertEquals(-32600, reply(written, 6).path("error").path("code").asInt());
+        assertEquals(1, reply(written, 7).path("result").path("protocolVersion").asInt());
+        assertEquals(7, written.size(), written.toString());
+        assertFalse(written.stream().anyMatch(n -> n.has("result") && !n.path("id").isInt()), written.toString());
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.json.Json;
+import dev.agentd.protocol.command.FauxStep;
 import dev.agentd.protocol.jsonl.JsonlWriter;
 import dev.agentd.server.session.AgentSession;
 import dev.agentd.server.testing.FakeScheduler;
@@ -67,6 +68,12 @@ class AcpStoredSessionsTest {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
+            }
+            if (cwd == null) { // every directory's: one here and one elsewhere, one whose directory is unknown
+                return List.of(new Stored("stored-1", dir.toString(), dir.resolve("stored.jsonl"), "old",
+                        "2026-01-01T00:00:00Z"), new Stored("elsewhere-1", "/elsewhere", dir.resolve("e.jsonl"), null,
+                        "2026-01-01T00:00:00Z"), new Stored("lost-1", null, dir.resolve("l.jsonl"), null,
+                        "2026-01-01T00:00:00Z"));
             }
             return List.of(new Stored("stored-1", cwd.toString(), dir.resolve("stored.jsonl"), "old", "2026-01-01T00:00:00Z"));
         }
@@ -196,5 +203,100 @@ class AcpStoredSessionsTest {
         JsonNode error = reply(written, 3).orElseThrow().path("error");
         assertEquals(-32000, error.path("code").asInt());
         assertTrue(error.path("message").asText().contains("is open in another agentd process (pid 7)"), error.toString());
+    }
+
+    @Test
+    void setModelIsTheModelOptionAndSetModeIsNotFound() throws Exception {
+        Piped piped = new Piped();
+        String id = reply(parse(piped.out), 2).orElseThrow().path("result").path("sessionId").asText();
+        String session = "\"params\":{\"sessionId\":\"" + id + "\",";
+        piped.client.write(("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"session/set_model\"," + session
+                + "\"modelId\":\"faux/faux-2\"}}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"session/set_config_option\"," + session
+                + "\"configId\":\"thought_level\",\"value\":\"low\"}}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"session/set_model\"," + session + "\"modelId\":\"no/such\"}}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"session/set_mode\"," + session + "\"modeId\":\"code\"}}\n")
+                .getBytes(StandardCharsets.UTF_8));
+        piped.client.close();
+        piped.reader.join(30_000);
+        List<JsonNode> written = parse(piped.out);
+        assertEquals("{}", reply(written, 3).orElseThrow().path("result").toString(), written.toString());
+        JsonNode options = reply(written, 4).orElseThrow().path("result").path("configOptions");
+        assertEquals("faux/faux-2", options.path(0).path("currentValue").asText(), options.toString());
+        assertEquals(-32602, reply(written, 5).orElseThrow().path("error").path("code").asInt());
+        assertEquals(-32601, reply(written, 6).orElseThrow().path("error").path("code").asInt());
+    }
+
+    @Test
+    void aListWithoutCwdListsEverySessionAndOneWithCwdThatDirectorysOnly() throws Exception {
+        Piped piped = new Piped();
+        piped.client.write(("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"session/list\",\"params\":{}}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"session/list\",\"params\":{\"cwd\":\"" + dir + "\"}}\n")
+                .getBytes(StandardCharsets.UTF_8));
+        piped.client.flush();
+        Waits.await().atMost(Duration.ofSeconds(30)).until(() -> reply(parse(piped.out), 4).isPresent());
+        List<JsonNode> written = parse(piped.out);
+        JsonNode all = reply(written, 3).orElseThrow().path("result").path("sessions");
+        assertEquals(2, all.size(), all.toString());
+        assertEquals("/elsewhere", all.path(1).path("cwd").asText());
+        assertEquals(1, reply(written, 4).orElseThrow().path("result").path("sessions").size());
+        piped.client.close();
+        piped.reader.join(30_000);
+    }
+
+    @Test
+    void aBusySessionAndAPromptThatIsNoArrayGetAcpWords() throws Exception {
+        Piped piped = new Piped();
+        String id = reply(parse(piped.out), 2).orElseThrow().path("result").path("sessionId").asText();
+        // a reply that waits for the fake clock, which never moves: the first prompt keeps running
+        harnesses.get(0).script.enqueue(null, List.of(FauxStep.text("slow").withDelayMs(600_000)));
+        String prompt = "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"session/prompt\",\"params\":{\"sessionId\":\"" + id
+                + "\",\"prompt\":%s}}\n";
+        piped.client.write((prompt.formatted(3, "[{\"type\":\"text\",\"text\":\"first\"}]")
+                + prompt.formatted(4, "[{\"type\":\"text\",\"text\":\"second\"}]")
+                + prompt.formatted(5, "\"just a string\"")
+                + prompt.formatted(6, "[{\"type\":\"text\",\"text\":\"  \"}]")).getBytes(StandardCharsets.UTF_8));
+        piped.client.flush();
+        Waits.await().atMost(Duration.ofSeconds(30)).until(() -> reply(parse(piped.out), 6).isPresent());
+        List<JsonNode> written = parse(piped.out);
+        assertTrue(written.stream().anyMatch(n -> n.path("params").path("update").path("sessionUpdate").asText()
+                .equals("session_info_update") && n.path("params").path("update").path("title").asText().equals("first")),
+                "the first prompt titles the session (A8): " + written);
+        JsonNode busy = reply(written, 4).orElseThrow().path("error");
+        assertEquals(-32602, busy.path("code").asInt());
+        assertTrue(busy.path("message").asText().startsWith("Session is busy"), busy.toString());
+        assertFalse(busy.path("message").asText().contains("streamingBehavior"), "no pi-dialect fields: " + busy);
+        JsonNode notArray = reply(written, 5).orElseThrow().path("error");
+        assertEquals(-32602, notArray.path("code").asInt());
+        assertTrue(notArray.path("message").asText().contains("prompt must be an array of content blocks"),
+                notArray.toString());
+        assertTrue(reply(written, 6).orElseThrow().path("error").path("message").asText().contains("no text"),
+                written.toString());
+        piped.client.close();
+        piped.reader.join(30_000);
+    }
+
+    @Test
+    void compactInAPromptIsTheManualCompactionAnsweredWhenDone() throws Exception {
+        Piped piped = new Piped();
+        String id = reply(parse(piped.out), 2).orElseThrow().path("result").path("sessionId").asText();
+        harnesses.get(0).script.enqueue(null, List.of(FauxStep.text("a1"), FauxStep.text("manual summary")));
+        String prompt = "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"session/prompt\",\"params\":{\"sessionId\":\"" + id
+                + "\",\"prompt\":[{\"type\":\"text\",\"text\":\"%s\"}]}}\n";
+        piped.client.write(prompt.formatted(3, "q1").getBytes(StandardCharsets.UTF_8));
+        piped.client.flush();
+        Waits.await().atMost(Duration.ofSeconds(30)).until(() -> reply(parse(piped.out), 3).isPresent());
+        piped.client.write(prompt.formatted(4, "/compact keep the names").getBytes(StandardCharsets.UTF_8));
+        piped.client.flush();
+        Waits.await().atMost(Duration.ofSeconds(30)).until(() -> reply(parse(piped.out), 4).isPresent());
+        List<JsonNode> written = parse(piped.out);
+        assertEquals("end_turn", reply(written, 4).orElseThrow().path("result").path("stopReason").asText(),
+                written.toString());
+        assertTrue(written.stream().anyMatch(n -> n.path("params").path("update").path("content").path("text").asText()
+                .startsWith("Compacted the conversation")), "said, to a client without session.compaction: " + written);
+        assertTrue(harnesses.get(0).session.messages().stream().anyMatch(m -> m.toString().contains("manual summary")),
+                "the summary is the context now");
+        piped.client.close();
+        piped.reader.join(30_000);
     }
 }

@@ -2,6 +2,7 @@ package dev.agentd.server.acp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import org.junit.jupiter.api.Test;
 
@@ -25,9 +26,15 @@ class PromptContentTest {
     }
 
     @Test
-    void noBlocksIsAnEmptyPrompt() {
-        assertEquals("", PromptContent.of(null).text());
-        assertEquals(0, PromptContent.of(AcpJson.object()).images().size());
+    void noBlocksIsAnEmptyPromptAndNoArrayIsInvalid() {
+        assertEquals("", PromptContent.of(AcpJson.array()).text());
+        assertEquals(0, PromptContent.of(AcpJson.array()).images().size());
+        for (JsonNode notAnArray : new JsonNode[] {null, AcpJson.object(), AcpJson.F.textNode("just a string")}) {
+            PromptContent.Invalid e = org.junit.jupiter.api.Assertions.assertThrows(PromptContent.Invalid.class,
+                    () -> PromptContent.of(notAnArray));
+            org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().startsWith("prompt must be an array"),
+                    e.getMessage());
+        }
     }
 
     @Test

@@ -73,6 +73,11 @@ class PromptFailureTest {
         PromptFailure missing = PromptFailure.missingCredentials("No API key for anthropic");
         assertEquals(-32000, missing.code());
         assertEquals("auth_required", missing.data().path("errorKind").asText());
+        // the editor offers the advertised method behind -32000 (A4/Z3)
+        assertEquals(AuthMethods.API_KEY, missing.data().path("authMethods").path(0).path("id").asText());
+        assertEquals(AuthMethods.API_KEY, PromptFailure.of(Classification.of(ErrorClass.CREDENTIAL_REJECTED), reply, 0)
+                .data().path("authMethods").path(0).path("id").asText());
+        assertFalse(PromptFailure.of(Classification.of(ErrorClass.HARD), reply, 0).data().has("authMethods"));
     }
 
     /** A transient failure's kind, as the classifier decides it from the status, the type and the text. */

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.event.AssistantMessageEvent;
+import dev.agentd.protocol.event.CompactionResult;
 import dev.agentd.protocol.event.ToolOutput;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.ContentBlock;
@@ -26,14 +27,24 @@ import org.junit.jupiter.api.Test;
 class UpdateMapperTest {
     private static final Set<String> STABLE_KINDS = Set.of("user_message_chunk", "agent_message_chunk",
             "agent_thought_chunk", "tool_call", "tool_call_update", "plan", "available_commands_update",
-            "current_mode_update", "config_option_update", "session_info_update", "usage_update", "notice");
+            "current_mode_update", "config_option_update", "session_info_update", "usage_update", "notice",
+            "compaction_update");
     private static final Path CWD = Path.of("/work/project");
     private static final ObjectNode WRITE_ARGS = AcpJson.object().put("path", "src/a.txt").put("content", "new");
     private static final ArrayNode OPTIONS = AcpJson.array().add(AcpJson.object().put("id", "model"));
 
     private static UpdateMapper.View view(boolean notices) {
+        return view(notices, true);
+    }
+
+    private static UpdateMapper.View view(boolean notices, boolean compaction) {
+        return view(notices, compaction, null);
+    }
+
+    private static UpdateMapper.View view(boolean notices, boolean compaction, UpdateMapper.RetryCard card) {
         Map<String, JsonNode> args = Map.of("t1", WRITE_ARGS);
-        return new UpdateMapper.View(notices, 1_000_000L, CWD, 200_000, "transient", args::get, () -> OPTIONS);
+        return new UpdateMapper.View(notices, 1_000_000L, CWD, 200_000, "transient", args::get, () -> OPTIONS,
+                compaction, "compaction-7", () -> 4_242, "overloaded", card);
     }
 
     private static List<ObjectNode> map(AgentEvent event) {
@@ -132,6 +143,42 @@ class UpdateMapperTest {
     }
 
     @Test
+    void aFailedOrAbortedReplyKeepsTheContextMeterAtTheSessionsEstimate() {
+        for (StopReason reason : List.of(StopReason.ERROR, StopReason.ABORTED)) {
+            AgentMessage.Assistant failed = new AgentMessage.Assistant(List.of(), "api", "p", "m", Usage.ZERO, reason,
+                    "529 overloaded", 0);
+            ObjectNode usage = one(new AgentEvent.MessageEnd(failed));
+            assertEquals(4_242, usage.path("used").asLong(), reason + ": not 0 (A10)");
+            assertEquals(200_000, usage.path("size").asLong());
+        }
+    }
+
+    @Test
+    void aCompactionIsOneEntryUpdatedInPlaceWhenTheClientAdvertisesIt() {
+        ObjectNode start = one(new AgentEvent.CompactionStart("overflow"));
+        assertEquals("compaction_update", start.path("sessionUpdate").asText());
+        assertEquals("compaction-7", start.path("compactionId").asText());
+        assertEquals("in_progress", start.path("status").asText());
+        assertEquals("overflow", start.path("_meta").path("agentd/reason").asText());
+        ObjectNode done = one(new AgentEvent.CompactionEnd("overflow",
+                new CompactionResult("the summary", "e1", 9_000, null), false, true, null));
+        assertEquals("compaction-7", done.path("compactionId").asText());
+        assertEquals("completed", done.path("status").asText());
+        assertEquals("the summary", done.path("summary").path(0).path("text").asText());
+        assertEquals(9_000, done.path("_meta").path("agentd/tokensBefore").asLong());
+        ObjectNode failed = one(new AgentEvent.CompactionEnd("manual", null, false, false,
+                "summary failed: " + "x".repeat(5_000)));
+        assertEquals("failed", failed.path("status").asText());
+        assertTrue(failed.path("error").asText().length() <= 200, "bounded: " + failed.path("error").asText().length());
+        assertEquals("cancelled", one(new AgentEvent.CompactionEnd("manual", null, true, false, null))
+                .path("status").asText());
+        // ACP: only to a client that advertised session.compaction
+        assertEquals(List.of(), UpdateMapper.map(new AgentEvent.CompactionStart("overflow"), view(true, false)));
+        assertEquals(List.of(), UpdateMapper.map(new AgentEvent.CompactionEnd("overflow", null, false, true, null),
+                view(true, false)));
+    }
+
+    @Test
     void aBackoffIsAWarningNoticeWithRetryMeta() {
         ObjectNode notice = one(new AgentEvent.AutoRetryStart(2, 3, 4_000, "529 overloaded"));
         assertEquals("notice", notice.path("sessionUpdate").asText());
@@ -152,6 +199,34 @@ class UpdateMapperTest {
         assertEquals("agent_message_chunk", chunk.path("sessionUpdate").asText());
         assertTrue(chunk.path("content").path("text").asText().contains("Retrying in 2 s (attempt 1/3): boom"));
         assertEquals(1_500, chunk.path("_meta").path("agentd/retry").path("delayMs").asLong());
+    }
+
+    @Test
+    void withoutNoticesARetryChainIsOneToolCallCardNeverCarryingTheProvidersText() {
+        String raw = "529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\"},\"request_id\":\"req_011\"}";
+        UpdateMapper.RetryCard fresh = new UpdateMapper.RetryCard("agentd-retry-1", true);
+        UpdateMapper.RetryCard open = new UpdateMapper.RetryCard("agentd-retry-1", false);
+        ObjectNode first = UpdateMapper.map(new AgentEvent.AutoRetryStart(1, 3, 2_000, raw), view(false, false, fresh)).get(0);
+        assertEquals("tool_call", first.path("sessionUpdate").asText());
+        assertEquals("agentd-retry-1", first.path("toolCallId").asText());
+        assertEquals("other", first.path("kind").asText());
+        assertEquals("in_progress", first.path("status").asText());
+        assertEquals("Retrying in 2 s (1/3): overloaded", first.path("title").asText());
+        assertEquals(2_000, first.path("_meta").path("agentd/retry").path("delayMs").asLong());
+        ObjectNode second = UpdateMapper.map(new AgentEvent.AutoRetryStart(2, 3, 4_000, raw), view(false, false, open)).get(0);
+        assertEquals("tool_call_update", second.path("sessionUpdate").asText());
+        assertEquals("Retrying in 4 s (2/3): overloaded", second.path("title").asText());
+        ObjectNode done = UpdateMapper.map(new AgentEvent.AutoRetryEnd(true, 2, null), view(false, false, open)).get(0);
+        assertEquals("completed", done.path("status").asText());
+        assertEquals("agentd-retry-1", done.path("toolCallId").asText());
+        ObjectNode failed = UpdateMapper.map(new AgentEvent.AutoRetryEnd(false, 3, raw), view(false, false, open)).get(0);
+        assertEquals("failed", failed.path("status").asText());
+        assertEquals("Retry stopped after attempt 3: overloaded", failed.path("title").asText());
+        for (ObjectNode update : List.of(first, second, done, failed)) {
+            assertTrue(!update.toString().contains("req_011"), "no raw provider body: " + update);
+        }
+        assertEquals(List.of(), UpdateMapper.map(new AgentEvent.AutoRetryEnd(false, 0, "refused"), view(false, false)),
+                "an end without an open card (a retry refused before one opened) shows nothing");
     }
 
     @Test
@@ -179,7 +254,7 @@ class UpdateMapperTest {
         List<AgentEvent> silent = List.of(new AgentEvent.AgentStart(), new AgentEvent.AgentEnd(List.of(), null),
                 new AgentEvent.TurnStart(), new AgentEvent.TurnEnd(null, List.of()),
                 new AgentEvent.MessageStart(null), new AgentEvent.AutoRetryEnd(true, 1, null),
-                new AgentEvent.CompactionStart("threshold"), new AgentEvent.QueueUpdate(List.of(), List.of()),
+                new AgentEvent.QueueUpdate(List.of(), List.of()),
                 new AgentEvent.RetryFallbackSucceeded("faux/b", "k"),
                 new AgentEvent.RetryFallbackReverted("faux/b", "faux/a", "probe"),
                 new AgentEvent.RetryFallbackExhausted("k", "e"), new AgentEvent.RetryProbeScheduled("faux/a", 1, 0),

@@ -15,8 +15,11 @@ import org.junit.jupiter.api.io.TempDir;
  * The official ACP TypeScript SDK (npm, installed once into {@code target/acp-client}) drives the
  * real jar in {@code --mode acp} ({@code src/test/node/acp-drive.mjs}) with the faux model: a
  * streamed answer, a retry notice, cancel during a backoff, a write through the editor, a
- * fallback, config options, a final failure and two concurrent sessions. Skipped when node or npm
- * is missing.
+ * fallback, config options, a final failure and two concurrent sessions; then (issue 26) the auth
+ * method and {@code authenticate}, {@code compaction_update} (an overflow's and {@code /compact}'s), the legacy {@code session/set_model},
+ * the context meter and auth-required error after a rejected key, a busy session's error, retry
+ * chains as a tool-call card for a client without notices and
+ * {@code session/list} without {@code cwd}. Skipped when node or npm is missing.
  */
 class AcpClientIT {
     static final List<String> PACKAGES = List.of("@agentclientprotocol/sdk@2.4.0", "zod@4.6.7");
@@ -79,14 +82,25 @@ class AcpClientIT {
         Path slowAgent = Files.createDirectories(dir.resolve("slow-agent"));
         Files.writeString(slowAgent.resolve("settings.json"), "{\"retry\":{\"baseDelayMs\":30000,\"maxRetries\":1}}");
         Files.writeString(dir.resolve("slow.json"), "[{\"error\":\"529 overloaded\",\"status\":529}]");
+        // The third agent: an overflow compacted (its summary is the next step), a rejected key, a slow
+        // answer, /compact's summary, then a retry that recovers.
+        Path thirdAgent = Files.createDirectories(dir.resolve("third-agent"));
+        Files.writeString(dir.resolve("third.json"), "[{\"text\":\"a1\"},{\"error\":" + Json.mapper().writeValueAsString(
+                "400 {\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"prompt is too long: "
+                        + "213462 tokens > 200000 maximum\"}}") + ",\"status\":400},"
+                + "{\"text\":\"summary of q1\"},{\"text\":\"a2\"},{\"error\":\"401 invalid x-api-key\",\"status\":401},"
+                + "{\"text\":\"slow answer\",\"delayMs\":1500},{\"text\":\"manual summary\"},"
+                + "{\"error\":\"529 overloaded\",\"status\":529},{\"text\":\"recovered\"}]");
+        Files.writeString(thirdAgent.resolve("settings.json"), "{\"retry\":{\"baseDelayMs\":200,\"maxRetries\":2}}");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ExternalTools.Result run = ExternalTools.run(List.of(ExternalTools.find("node").get().toString(),
                 NODE_SOURCES.resolve("acp-drive.mjs").toString(), sdk.toString(), work.toString()), work,
                 Map.of("AGENTD_DIR", agent.toString(), "AGENTD_JAR", DaemonProcess.jar().toString(),
                         "AGENTD_JAVA", java, "AGENTD_FAUX_CHUNK_DELAY_MS", "1",
                         "AGENTD_ARGS", arguments(dir.resolve("script.json")),
-                        "AGENTD_SLOW_DIR", slowAgent.toString(), "AGENTD_SLOW_ARGS", arguments(dir.resolve("slow.json"))),
-                180);
-        NodeDrivers.assertAllChecksPassed(run, 30);
+                        "AGENTD_SLOW_DIR", slowAgent.toString(), "AGENTD_SLOW_ARGS", arguments(dir.resolve("slow.json")),
+                        "AGENTD_THIRD_DIR", thirdAgent.toString(), "AGENTD_THIRD_ARGS", arguments(dir.resolve("third.json"))),
+                240);
+        NodeDrivers.assertAllChecksPassed(run, 75);
     }
 }

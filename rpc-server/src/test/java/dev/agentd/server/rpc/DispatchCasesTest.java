@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.agentd.protocol.command.CommandCodec;
 import dev.agentd.server.testing.SealedCases;
+import dev.agentd.server.wire.JsonRpcEnvelope;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 

@@ -166,4 +166,34 @@ class SessionSummaryTest {
         bigFile("big.jsonl", header("big-id"), BIG, "\n");
         assertEquals(List.of("big-id"), SessionListing.of(dir).stream().map(SessionListing.Listed::sessionId).toList());
     }
+
+    @Test
+    void everyWorkingDirectorysSessionsAreListedTogetherNewestFirst() throws IOException {
+        SessionPaths paths = new SessionPaths(dir.resolve("sessions"));
+        assertEquals(List.of(), SessionListing.of(paths.allDirectories()), "no root yet: nothing stored");
+        Path here = Files.createDirectories(paths.directoryFor(Path.of("/work/here"))).resolve("a.jsonl");
+        Path there = Files.createDirectories(paths.directoryFor(Path.of("/work/there"))).resolve("b.jsonl");
+        Files.createDirectories(paths.sessionsRoot().resolve("not-a-session-dir"));
+        Files.writeString(here, header("here-id"));
+        Files.writeString(there, header("there-id"));
+        Files.setLastModifiedTime(here, FileTime.fromMillis(1_000));
+        Files.setLastModifiedTime(there, FileTime.fromMillis(2_000));
+        assertEquals(List.of("there-id", "here-id"), SessionListing.of(paths.allDirectories()).stream()
+                .map(SessionListing.Listed::sessionId).toList());
+        assertEquals(List.of(dir), SessionPaths.flat(dir).allDirectories(), "--session-dir: the one directory");
+    }
+
+    @Test
+    void theFirstUserMessageIsReadFromTheHead() throws IOException {
+        Path file = dir.resolve("s.jsonl");
+        Files.writeString(file, header("s") + "{\"type\":\"model_change\",\"id\":\"m\",\"provider\":\"faux\"}\n"
+                + "{\"type\":\"message\",\"id\":\"u1\",\"message\":{\"role\":\"user\",\"content\":"
+                + "[{\"type\":\"text\",\"text\":\"why does \\\"user\\\" fail?\"}]}}\n"
+                + "{\"type\":\"message\",\"id\":\"u2\",\"message\":{\"role\":\"user\",\"content\":"
+                + "[{\"type\":\"text\",\"text\":\"second\"}]}}\n");
+        assertEquals("why does \"user\" fail?", SessionSummary.read(file).firstMessage());
+        Path none = dir.resolve("none.jsonl");
+        Files.writeString(none, header("n"));
+        assertNull(SessionSummary.read(none).firstMessage());
+    }
 }

@@ -1,12 +1,10 @@
-package dev.agentd.server.rpc;
+package dev.agentd.server.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.json.JsonKinds;
-import dev.agentd.server.wire.JsonRpcError;
-import dev.agentd.server.wire.JsonRpcReply;
 import java.util.function.Predicate;
 
 /**

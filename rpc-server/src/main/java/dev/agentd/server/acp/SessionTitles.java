@@ -1,0 +1,23 @@
+package dev.agentd.server.acp;
+
+/**
+ * A session's title for an editor's history (A8): its name when the user gave one, else its first
+ * user message on one line, cut. Pure.
+ */
+public final class SessionTitles {
+    static final int MAX_CHARS = 80;
+
+    private SessionTitles() {}
+
+    /** The title, or null when there is neither a name nor a message. */
+    public static String of(String name, String firstMessage) {
+        if (name != null && !name.isBlank()) {
+            return name;
+        }
+        if (firstMessage == null || firstMessage.isBlank()) {
+            return null;
+        }
+        String line = firstMessage.strip().replaceAll("\\s+", " ");
+        return line.length() <= MAX_CHARS ? line : line.substring(0, MAX_CHARS - 1).stripTrailing() + "…";
+    }
+}
