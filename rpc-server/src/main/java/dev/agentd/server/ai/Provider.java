@@ -12,15 +12,16 @@ public interface Provider {
     /** The {@code api} name models refer to. */
     String api();
 
-    /** False for providers that need no credential (faux). */
+    /** False for providers that need no key: faux, and those whose credential is ambient. */
     default boolean requiresCredential() {
-        return true;
+        return !ambientCredential();
     }
 
     /**
      * True for a provider that needs no key of its own because its credential comes from the
-     * environment (Google's Application Default Credentials): it can always be called, but it ranks
-     * as configured (fallback family expansion) only when a credential is evident
+     * environment (the AWS chain, Google's Application Default Credentials): its models are offered
+     * (listed, selected, expanded onto by fallback families) only when the cloud is configured —
+     * a credential evident without the network, or the provider named in models.json
      * ({@code auth.AuthStore#hasCredential}). A key configured for it is still passed on.
      */
     default boolean ambientCredential() {

@@ -51,11 +51,6 @@ public final class BedrockProvider implements Provider {
         return API;
     }
 
-    @Override
-    public boolean requiresCredential() {
-        return false;
-    }
-
     /** Family expansion counts Bedrock only where AWS credentials are evident (auth.AmbientCredentials). */
     @Override
     public boolean ambientCredential() {

@@ -59,11 +59,6 @@ public final class VertexProvider implements Provider {
     }
 
     @Override
-    public boolean requiresCredential() {
-        return false;
-    }
-
-    @Override
     public boolean ambientCredential() {
         return true;
     }
