@@ -95,6 +95,14 @@ public final class WireTrees {
         tree.put("isRetrying", state.isRetrying());
         tree.put("retryAttempt", state.retryAttempt());
         strings(tree, "warnings", state.warnings());
+        if (state.mcpServers() != null) {
+            ArrayNode servers = tree.putArray("mcpServers");
+            for (var server : state.mcpServers()) {
+                ObjectNode entry = servers.addObject().put("name", server.name()).put("transport", server.transport())
+                        .put("status", server.status()).put("tools", server.tools());
+                text(entry, "error", server.error());
+            }
+        }
         return tree;
     }
 

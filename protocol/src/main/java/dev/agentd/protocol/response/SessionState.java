@@ -28,10 +28,22 @@ public record SessionState(
         boolean autoRetryEnabled,
         boolean isRetrying,
         int retryAttempt,
-        List<String> warnings) {
+        List<String> warnings,
+        List<McpServerStatus> mcpServers) {
 
     public SessionState {
         warnings = warnings == null || warnings.isEmpty() ? null : List.copyOf(warnings);
+        mcpServers = mcpServers == null || mcpServers.isEmpty() ? null : List.copyOf(mcpServers);
+    }
+
+    /** Without MCP servers. */
+    public SessionState(Model model, ThinkingLevel thinkingLevel, boolean isStreaming, boolean isCompacting,
+            QueueMode steeringMode, QueueMode followUpMode, String sessionFile, String sessionId, String sessionName,
+            boolean autoCompactionEnabled, int messageCount, int pendingMessageCount, boolean autoRetryEnabled,
+            boolean isRetrying, int retryAttempt, List<String> warnings) {
+        this(model, thinkingLevel, isStreaming, isCompacting, steeringMode, followUpMode, sessionFile, sessionId,
+                sessionName, autoCompactionEnabled, messageCount, pendingMessageCount, autoRetryEnabled, isRetrying,
+                retryAttempt, warnings, null);
     }
 
     /** Without warnings. */
@@ -48,6 +60,13 @@ public record SessionState(
     public SessionState withWarnings(List<String> warnings) {
         return new SessionState(model, thinkingLevel, isStreaming, isCompacting, steeringMode, followUpMode,
                 sessionFile, sessionId, sessionName, autoCompactionEnabled, messageCount, pendingMessageCount,
-                autoRetryEnabled, isRetrying, retryAttempt, warnings);
+                autoRetryEnabled, isRetrying, retryAttempt, warnings, mcpServers);
+    }
+
+    /** The same state listing {@code servers}. */
+    public SessionState withMcpServers(List<McpServerStatus> servers) {
+        return new SessionState(model, thinkingLevel, isStreaming, isCompacting, steeringMode, followUpMode,
+                sessionFile, sessionId, sessionName, autoCompactionEnabled, messageCount, pendingMessageCount,
+                autoRetryEnabled, isRetrying, retryAttempt, warnings, servers);
     }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.server.commands.SlashCommands;
+import dev.agentd.server.mcp.McpConfig;
 import dev.agentd.server.runtime.Scheduler;
 import dev.agentd.server.session.ModelControl;
 import dev.agentd.server.wire.CommandLines;
@@ -226,6 +227,8 @@ public final class AcpMode implements ProtocolMode {
         sessionCapabilities.putObject("list");
         sessionCapabilities.putObject("resume");
         sessionCapabilities.putObject("close");
+        // stdio servers are always accepted (ACP requires it); http and sse through the MCP SDK.
+        capabilities.putObject("mcpCapabilities").put("http", true).put("sse", true);
         result.putObject("agentInfo").put("name", "agentd").put("title", "agentd").put("version", version);
         result.set("authMethods", AuthMethods.advertised());
         return result;
@@ -247,7 +250,11 @@ public final class AcpMode implements ProtocolMode {
         Path file = stored == null ? null : stored.file();
         AcpSession session;
         try {
-            session = new AcpSession((files, decorate) -> opener.open(cwd, file, files, decorate), editor, connection,
+            McpConfig.Parsed mcp = McpConfig.fromAcp(params.get("mcpServers"), cwd);
+            session = new AcpSession((files, decorate, problems) -> {
+                mcp.warnings().forEach(problems);
+                return opener.open(cwd, file, files, decorate, mcp, problems);
+            }, editor, connection,
                     cwd, clientCapabilities.path("session").path("notices").isObject(),
                     clientCapabilities.path("session").path("compaction").isObject(), clock::now, commands::expand,
                     stored == null ? null : stored.sessionId());

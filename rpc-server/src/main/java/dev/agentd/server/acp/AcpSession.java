@@ -25,6 +25,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 
@@ -37,7 +38,9 @@ import java.util.function.UnaryOperator;
 final class AcpSession {
     /** Opens the agent session on the editor's files and with its tools decorated. */
     interface Opening {
-        AgentSession open(FileAccess files, UnaryOperator<List<Tool>> decorate) throws IOException;
+        /** @param problems hears, later and from any thread, each MCP server that fails (a sentence) */
+        AgentSession open(FileAccess files, UnaryOperator<List<Tool>> decorate, Consumer<String> problems)
+                throws IOException;
     }
 
     /**
@@ -65,6 +68,8 @@ final class AcpSession {
     /** The classification of the last run's end, as the recovery decision made it. */
     private volatile Classification lastFailure = Classification.of(ErrorClass.NONE);
     private volatile Runnable unsubscribe = () -> {};
+    private final List<String> earlyProblems = new java.util.ArrayList<>();
+    private boolean started;
 
     /** One prompt awaiting its answer. */
     private static final class Turn {
@@ -90,7 +95,7 @@ final class AcpSession {
         UnaryOperator<Tool> bash = editor.terminal() ? local -> new EditorTerminal(local, connection, this::id, cwd)
                 : UnaryOperator.identity();
         EditorTools tools = new EditorTools(connection, this::id, cwd, editor.ask(), bash);
-        this.session = opening.open(files, tools::decorate);
+        this.session = opening.open(files, tools::decorate, this::toolServerProblem);
         this.id = id != null ? id : session.sessionId();
         this.expand = expand;
         this.connection = connection;
@@ -103,6 +108,27 @@ final class AcpSession {
     /** Starts forwarding events; call after the {@code session/new} answer is written. */
     void start() {
         unsubscribe = session.subscribe(this::onEvent);
+        List<String> early;
+        synchronized (earlyProblems) {
+            started = true;
+            early = List.copyOf(earlyProblems);
+            earlyProblems.clear();
+        }
+        early.forEach(this::toolServerProblem);
+    }
+
+    /**
+     * An MCP server that failed, as a notice: held until the client knows the session (it drops
+     * updates for a session it has not been told of).
+     */
+    private void toolServerProblem(String problem) {
+        synchronized (earlyProblems) {
+            if (!started) {
+                earlyProblems.add(problem);
+                return;
+            }
+        }
+        update(UpdateMapper.notice("warning", problem, AcpJson.object().put("agentd/mcpServer", true), notices));
     }
 
     String id() {

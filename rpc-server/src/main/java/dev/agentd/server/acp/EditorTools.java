@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.event.ToolOutput;
 import dev.agentd.server.ai.ToolDefinition;
+import dev.agentd.server.mcp.McpNames;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.tools.Tool;
 import dev.agentd.server.tools.ToolResult;
@@ -54,7 +55,9 @@ final class EditorTools {
             if (tool.name().equals("bash")) {
                 tool = bash.apply(tool);
             }
-            decorated.add(ask && ASK_FIRST.contains(tool.name()) ? new AskFirst(tool) : tool);
+            // An MCP server's tool asks like bash: its annotations (readOnlyHint) are the server's word, not ours.
+            boolean asks = ASK_FIRST.contains(tool.name()) || McpNames.isMcp(tool.name());
+            decorated.add(ask && asks ? new AskFirst(tool) : tool);
         }
         return decorated;
     }

@@ -1,5 +1,6 @@
 package dev.agentd.server.acp;
 
+import dev.agentd.server.mcp.McpConfig;
 import dev.agentd.server.session.AgentSession;
 import dev.agentd.server.tools.FileAccess;
 import dev.agentd.server.tools.Tool;
@@ -7,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -19,13 +21,15 @@ public interface SessionOpener {
     /**
      * A session working in {@code cwd}: the one stored in {@code existing}, or a new one when that
      * is null. {@code edit} and {@code write} go through {@code files}; {@code decorate} wraps the
-     * built-in tools (permission requests).
+     * built-in tools and the MCP servers' (permission requests). The session's MCP servers are the
+     * editor's ({@code editorServers}) and settings.json's (an editor's entry wins on a name); each
+     * one's failure reaches {@code problems}, a sentence, from any thread.
      *
      * @throws Refused when {@code existing} cannot be opened for a reason the user should read
      *     (another agentd process writes it, it is too large)
      */
-    AgentSession open(Path cwd, Path existing, FileAccess files, UnaryOperator<List<Tool>> decorate)
-            throws IOException;
+    AgentSession open(Path cwd, Path existing, FileAccess files, UnaryOperator<List<Tool>> decorate,
+            McpConfig.Parsed editorServers, Consumer<String> problems) throws IOException;
 
     /**
      * The sessions stored for {@code cwd} (null: for every working directory), newest first; empty

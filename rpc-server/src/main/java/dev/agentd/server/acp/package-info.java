@@ -8,7 +8,7 @@
  * dialects use too; nothing of theirs), {@code recovery.Classification},
  * {@code recovery.ErrorClass} and {@code recovery.TransientKind} (the recovery decision's
  * classification of a run's end, which acp reports and never recomputes),
- * {@code ai.ToolDefinition}, {@code tools}, {@code commands} (prompt templates and skills as
- * slash commands), {@code runtime} and records.
+ * {@code ai.ToolDefinition}, {@code tools}, {@code mcp} (the editor's MCP servers for a session),
+ * {@code commands} (prompt templates and skills as slash commands), {@code runtime} and records.
  */
 package dev.agentd.server.acp;

@@ -103,6 +103,8 @@ public final class AgentLoop {
             deliver(prompt, added);
         }
         List<? extends AgentMessage> pending = queues.pollSteering();
+        // Tools still on their way (MCP servers starting) are waited for, within their bound.
+        tools.get().awaitReady(cancel);
         boolean firstTurn = true;
         AgentMessage.Assistant last = null;
         while (true) {

@@ -35,7 +35,7 @@ import dev.agentd.server.sessionfile.SessionFile;
 import dev.agentd.server.sessionfile.SessionPaths;
 import dev.agentd.server.state.SharedState;
 import dev.agentd.server.tools.ToolEnvironment;
-import dev.agentd.server.tools.ToolRegistry;
+import dev.agentd.server.tools.Tool;
 import dev.agentd.server.tools.Tools;
 import dev.agentd.server.wire.OutputWaits;
 import dev.agentd.server.wire.ProtocolMode;
@@ -158,10 +158,10 @@ public final class Daemon {
         all.add(faux);
         ProviderRegistry providers = new ProviderRegistry(all);
         StartupTrace.mark("models");
-        ToolRegistry tools;
+        List<Tool> tools;
         List<String> toolNames = options.tools() != null ? options.tools() : Tools.DEFAULT;
         try {
-            tools = new ToolRegistry(Tools.create(cwd, toolNames));
+            tools = Tools.create(cwd, toolNames);
         } catch (IllegalArgumentException e) {
             throw new CliOptions.UsageException("--tools: " + e.getMessage());
         }
@@ -189,7 +189,7 @@ public final class Daemon {
         }
         FallbackServices fallback = fallbackServices(options, env, dirs, settings, models, sharedState);
         SessionFactory sessions = new SessionFactory(models, providers, auth, settings, scheduler, toolNames,
-                sessionPaths, fallback, selection.model(), thinking, options.updates());
+                sessionPaths, fallback, selection.model(), thinking, options.updates(), env);
         SlashCommands slashCommands = new SlashCommands(dirs.agentDir(), dirs.projectDir());
         PiSession pi = null;
         if (!acp) {

@@ -35,7 +35,9 @@ public final class ProjectTrust {
      */
     static final List<Widening> WIDENING = List.of(
             // --mode acp: anything but "ask" may skip session/request_permission before write, edit and bash
-            new Widening(List.of("acp", "permissions"), value -> !"ask".equals(value.asText(null))));
+            new Widening(List.of("acp", "permissions"), value -> !"ask".equals(value.asText(null))),
+            // MCP servers start processes and reach URLs with the user's environment: any entry widens.
+            new Widening(List.of("mcpServers"), value -> true));
     /** The global list of trusted project roots: absolute real paths. */
     static final List<String> TRUSTED_PROJECTS = List.of("trust", "projects");
     /** Bound on the entries compared (each may cost a file-system lookup). */

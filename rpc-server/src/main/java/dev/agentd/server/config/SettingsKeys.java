@@ -15,7 +15,7 @@ import java.util.function.BiConsumer;
  */
 final class SettingsKeys {
     static final Set<String> TOP = Set.of("retry", "compaction", "steeringMode", "followUpMode", "defaultProvider",
-            "defaultModel", "defaultThinkingLevel", "fallback", "state", "acp", "trust");
+            "defaultModel", "defaultThinkingLevel", "fallback", "state", "acp", "trust", "mcpServers");
     static final Map<String, Set<String>> GROUPS = Map.of(
             "retry", Set.of("enabled", "maxRetries", "baseDelayMs", "maxRetryDelayMs", "maxAgentDelayMs", "provider",
                     "fallbackChains", "fallbackRevertPolicy", "hintedWaitCapMs", "modelFallback", "probeBackMaxMs"),

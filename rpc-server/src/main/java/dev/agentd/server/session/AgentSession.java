@@ -8,6 +8,7 @@ import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.StreamingBehavior;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.protocol.model.UpdateMode;
+import dev.agentd.protocol.response.McpServerStatus;
 import dev.agentd.protocol.response.Results;
 import dev.agentd.protocol.response.SessionState;
 import dev.agentd.protocol.response.SessionStats;
@@ -53,6 +54,8 @@ public final class AgentSession implements AutoCloseable {
     private final MessageQueues queues;
     private final SettingsControl settings;
     private volatile List<String> startupWarnings = List.of();
+    /** The session's tool servers (MCP) as {@code get_state} lists them; set once by the wiring. */
+    private volatile ToolServers toolServers = ToolServers.NONE;
     private final ModelControl models;
     private final SessionJournal journal;
     private final ProviderCalls calls;
@@ -342,7 +345,8 @@ public final class AgentSession implements AutoCloseable {
         return new SessionState(choice.model(), choice.effective(), control.isStreaming(),
                 recovery.compacting(), queues.steeringMode(), queues.followUpMode(), journal.pathText(), sessionId(),
                 journal.file().name().orElse(null), settings.compaction().enabled(), conversation.snapshot().size(),
-                queues.size(), settings.retry().enabled(), control.chainOpen(), attempt).withWarnings(startupWarnings);
+                queues.size(), settings.retry().enabled(), control.chainOpen(), attempt)
+                .withWarnings(concat(startupWarnings, toolServers.warnings())).withMcpServers(toolServers.status());
     }
 
     /**
@@ -352,6 +356,48 @@ public final class AgentSession implements AutoCloseable {
      */
     public Classification lastRunClassification() {
         return recovery.lastClassification();
+    }
+
+    /**
+     * The servers whose tools this session offers beyond the built-in ones (MCP), for {@code get_state};
+     * closed with the session. Set once by the wiring.
+     */
+    public interface ToolServers extends AutoCloseable {
+        ToolServers NONE = new ToolServers() {
+            @Override
+            public List<McpServerStatus> status() {
+                return List.of();
+            }
+
+            @Override
+            public List<String> warnings() {
+                return List.of();
+            }
+
+            @Override
+            public void close() {}
+        };
+
+        List<McpServerStatus> status();
+
+        /** Servers that failed, a sentence each. */
+        List<String> warnings();
+
+        @Override
+        void close();
+    }
+
+    public void attachToolServers(ToolServers servers) {
+        this.toolServers = servers;
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        if (b.isEmpty()) {
+            return a;
+        }
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     /** The configuration problems found at startup, reported by {@code get_state}; set once by the wiring. */
@@ -395,5 +441,6 @@ public final class AgentSession implements AutoCloseable {
         userBash.close();
         runThread.shutdown();
         journal.close(); // the session file's lock: another process may open it now
+        toolServers.close(); // after the run: no call is left waiting on a server
     }
 }

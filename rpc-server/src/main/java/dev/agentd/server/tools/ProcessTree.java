@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * the group). Limits: a process that clears its environment or changes its user escapes the third
  * net, and a SIGKILLed daemon kills nothing.
  */
-final class ProcessTree {
+public final class ProcessTree {
     private static final Logger LOG = LoggerFactory.getLogger(ProcessTree.class);
     private static final long POLL_MS = 10;
     /** The kill binary; without one the shell's builtin (which also accepts a negative pid) is used. */
@@ -40,7 +40,7 @@ final class ProcessTree {
     }
 
     /** The environment variable that marks every process a command starts (inherited by default). */
-    static final String MARKER_VARIABLE = "AGENTD_COMMAND_ID";
+    public static final String MARKER_VARIABLE = "AGENTD_COMMAND_ID";
     /** A process's environment beyond this is not read: markers sit where the shell put them. */
     private static final int MAX_ENVIRON_BYTES = 256 * 1024;
 
@@ -56,29 +56,34 @@ final class ProcessTree {
     }
 
     /** @param marker the value of {@link #MARKER_VARIABLE} in the command's environment, or null */
-    ProcessTree(Process process, boolean ownGroup, String marker) {
+    public ProcessTree(Process process, boolean ownGroup, String marker) {
         this.process = process;
         this.ownGroup = ownGroup;
         this.markerEntry = marker == null ? null
                 : (MARKER_VARIABLE + "=" + marker).getBytes(StandardCharsets.UTF_8);
     }
 
+    /** The setsid binary (a command started through it leads its own process group), or null. */
+    public static String setsid() {
+        return BashExecutor.findSetsid();
+    }
+
     /** A marker no other command of any agentd shares. */
-    static String newMarker() {
+    public static String newMarker() {
         return ProcessHandle.current().pid() + "-" + UUID.randomUUID();
     }
 
     /** Kills the tree if the JVM exits while it runs, until {@link #release()}. */
-    void track() {
+    public void track() {
         LIVE.add(this);
     }
 
-    void release() {
+    public void release() {
         LIVE.remove(this);
     }
 
     /** SIGTERM to all, then SIGKILL to whatever still runs after {@code grace}. */
-    void terminate(Duration grace) throws InterruptedException {
+    public void terminate(Duration grace) throws InterruptedException {
         snapshot(true);
         signalGroup("TERM");
         known.forEach(ProcessHandle::destroy);

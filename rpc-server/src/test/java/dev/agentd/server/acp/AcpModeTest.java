@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.jsonl.JsonlWriter;
 import dev.agentd.server.commands.SlashCommands;
+import dev.agentd.server.mcp.McpConfig;
 import dev.agentd.server.session.AgentSession;
 import dev.agentd.server.testing.FakeScheduler;
 import dev.agentd.server.testing.SessionHarness;
@@ -23,6 +24,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,7 +47,8 @@ class AcpModeTest {
         List<SessionHarness> harnesses = new ArrayList<>();
         SessionOpener opener = new SessionOpener() {
             @Override
-            public AgentSession open(Path cwd, Path existing, FileAccess files, UnaryOperator<List<Tool>> decorate) {
+            public AgentSession open(Path cwd, Path existing, FileAccess files, UnaryOperator<List<Tool>> decorate,
+                    McpConfig.Parsed mcp, Consumer<String> problems) {
                 SessionHarness harness = SessionHarness.create(dir);
                 harnesses.add(harness);
                 return harness.session;

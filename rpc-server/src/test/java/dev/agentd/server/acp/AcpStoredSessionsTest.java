@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.command.FauxStep;
 import dev.agentd.protocol.jsonl.JsonlWriter;
+import dev.agentd.server.mcp.McpConfig;
 import dev.agentd.server.session.AgentSession;
 import dev.agentd.server.testing.FakeScheduler;
 import dev.agentd.server.testing.SessionHarness;
@@ -29,6 +30,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -49,7 +51,8 @@ class AcpStoredSessionsTest {
 
     private final SessionOpener opener = new SessionOpener() {
         @Override
-        public AgentSession open(Path cwd, Path existing, FileAccess files, UnaryOperator<List<Tool>> decorate)
+        public AgentSession open(Path cwd, Path existing, FileAccess files, UnaryOperator<List<Tool>> decorate,
+                    McpConfig.Parsed mcp, Consumer<String> problems)
                 throws IOException {
             if (existing != null && refuseOpen) {
                 throw new Refused("session " + existing + " is open in another agentd process (pid 7)");

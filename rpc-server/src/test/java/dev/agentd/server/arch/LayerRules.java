@@ -43,7 +43,7 @@ final class LayerRules {
         t.put("cli", List.of(PROTOCOL, "rpc", "session", "agent", "ai..", "recovery", "compaction",
                 "fallback", "fallback.control", "config", "auth", "tools", "sessionfile", "runtime", "commands", "export",
                 "state",
-                "state.redis", "acp", "wire"));
+                "state.redis", "acp", "wire", "mcp"));
         // rpc reads the values session's API returns (records such as RetryConfig) but calls no
         // service below session; faux_enqueue feeds the daemon-wide faux script, not session state.
         t.put("rpc", List.of(PROTOCOL, "wire", "session", RECORDS, "ai.faux.FauxScript", "commands", "export",
@@ -52,7 +52,7 @@ final class LayerRules {
                 "auth", "tools", "sessionfile", "runtime"));
         // acp reports the recovery decision's classification; it never classifies on its own.
         t.put("acp", List.of(PROTOCOL, "wire", "session", "recovery.Classification", "recovery.ErrorClass",
-                "recovery.TransientKind", "ai.ToolDefinition", "tools", "commands", "runtime", RECORDS));
+                "recovery.TransientKind", "ai.ToolDefinition", "tools", "mcp", "commands", "runtime", RECORDS));
         // What both dialect families share: framing, the stdout writer, JSON-RPC 2.0's envelope records.
         t.put("wire", List.of(PROTOCOL));
         t.put("agent", List.of(PROTOCOL, "ai", "tools", "runtime"));
@@ -78,6 +78,7 @@ final class LayerRules {
         t.put("state", List.of("config", "runtime"));
         t.put("state.redis", List.of("state", "runtime"));
         t.put("tools", List.of(PROTOCOL, "ai.ToolDefinition", "runtime"));
+        t.put("mcp", List.of(PROTOCOL, "ai.ToolDefinition", "tools", "runtime"));
         t.put("sessionfile", List.of(PROTOCOL, "runtime"));
         t.put("runtime", List.of(PROTOCOL));
         t.put("commands", List.of(PROTOCOL));
