@@ -22,6 +22,11 @@ interface McpLink {
         void closed(String reason);
     }
 
+    /** The transport really in use: {@code stdio}, {@code http}, or {@code sse} (also after a fallback). */
+    default String transport() {
+        return "stdio";
+    }
+
     /** The tools listed when the connection was made (as JSON {@code Tool} objects). */
     List<JsonNode> tools();
 

@@ -71,12 +71,21 @@ final class McpSdk {
                 }
             }
         }
-        return open(spec, events, transportFor(spec, events));
+        McpClientTransport transport;
+        try {
+            transport = transportFor(spec, events);
+        } catch (IllegalStateException e) {
+            throw new McpException(e.getMessage());
+        }
+        return open(spec, events, transport);
     }
 
     private static McpClientTransport transportFor(McpServerSpec spec, McpLink.Events events) {
         if (spec.transport() instanceof McpServerSpec.Stdio stdio) {
             stdio.env().values().forEach(KnownSecrets::add);
+            // Checked here: the SDK turns a transport that cannot connect into a vague initialize failure.
+            StdioTransport.requireExecutable(stdio.command(),
+                    StdioTransport.environment(System.getenv(), stdio.env()).get("PATH"), stdio.cwd());
             return new StdioTransport(spec.name(), stdio, JSON, events::closed);
         }
         return sse((McpServerSpec.Http) spec.transport());
@@ -133,7 +142,9 @@ final class McpSdk {
                     break;
                 }
             }
-            return new Link(client, transport, List.copyOf(tools));
+            String kind = inner instanceof StdioTransport ? "stdio"
+                    : inner instanceof HttpClientSseClientTransport ? "sse" : "http";
+            return new Link(client, transport, List.copyOf(tools), kind);
         } catch (RuntimeException e) {
             client.close();
             transport.closeGracefully().subscribe(ignored -> {}, ignored -> {});
@@ -161,7 +172,13 @@ final class McpSdk {
     }
 
     /** A connected client. */
-    private record Link(McpAsyncClient client, Tracking transport, List<JsonNode> tools) implements McpLink {
+    private record Link(McpAsyncClient client, Tracking wire, List<JsonNode> tools, String kind)
+            implements McpLink {
+
+        @Override
+        public String transport() {
+            return kind;
+        }
 
         @Override
         public CompletableFuture<JsonNode> call(String tool, JsonNode arguments, String progressToken) {
@@ -185,9 +202,9 @@ final class McpSdk {
 
         @Override
         public void cancel(String progressToken, String reason) {
-            Object requestId = transport.calls.remove(progressToken);
+            Object requestId = wire.calls.remove(progressToken);
             if (requestId != null) {
-                transport.sendMessage(new McpSchema.JSONRPCNotification("2.0", "notifications/cancelled",
+                wire.sendMessage(new McpSchema.JSONRPCNotification("2.0", "notifications/cancelled",
                         Map.of("requestId", requestId, "reason", reason))).subscribe(ignored -> {}, ignored -> {});
             }
         }
@@ -199,7 +216,7 @@ final class McpSdk {
             } catch (RuntimeException e) {
                 LOG.debug("closing an MCP client: {}", e.toString());
             }
-            transport.closeGracefully().block(Duration.ofSeconds(5));
+            wire.closeGracefully().block(Duration.ofSeconds(5));
         }
     }
 

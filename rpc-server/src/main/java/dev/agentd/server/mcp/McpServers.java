@@ -170,7 +170,7 @@ public final class McpServers implements ToolSource, AutoCloseable {
                 }
                 link = connected.get();
                 toolsChanged(link.tools());
-                LOG.info("MCP server '{}' connected ({}, {} tools)", spec.name(), spec.transport().kind(), tools.size());
+                LOG.info("MCP server '{}' connected ({}, {} tools)", spec.name(), link.transport(), tools.size());
             } catch (RuntimeException e) {
                 fail("failed to start: " + McpConfig.printable(String.valueOf(e.getMessage())));
             } finally {
@@ -267,7 +267,9 @@ public final class McpServers implements ToolSource, AutoCloseable {
 
         McpServerStatus status() {
             String status = closedReason != null ? "failed" : closed ? "closed" : link != null ? "connected" : "starting";
-            return new McpServerStatus(spec.name(), spec.transport().kind(), status, tools.size(), closedReason);
+            McpLink open = link;
+            return new McpServerStatus(spec.name(), open != null ? open.transport() : spec.transport().kind(), status,
+                    tools.size(), closedReason);
         }
 
         void close() {

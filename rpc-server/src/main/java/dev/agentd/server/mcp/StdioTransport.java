@@ -57,6 +57,9 @@ final class StdioTransport implements McpClientTransport {
     private final Deque<String> stderrTail = new ArrayDeque<>();
     private volatile Process process;
     private volatile ProcessTree tree;
+    private volatile Thread stderrReader;
+    private final java.util.concurrent.CompletableFuture<Process> started = new java.util.concurrent.CompletableFuture<>();
+    private static final Duration STARTUP_LIMIT = Duration.ofSeconds(30);
 
     /** @param onClosed told once, with a one-line reason, when the server's stdout ends or is refused */
     StdioTransport(String server, McpServerSpec.Stdio spec, McpJsonMapper json, Consumer<String> onClosed) {
@@ -80,9 +83,32 @@ final class StdioTransport implements McpClientTransport {
         return env;
     }
 
+    /**
+     * Fails with a clear sentence when {@code command} is not an executable file (a path) or not
+     * found on {@code path}: started through setsid, a missing command would only show as an exit.
+     */
+    static void requireExecutable(String command, String path, java.nio.file.Path cwd) {
+        if (command.contains("/")) {
+            java.nio.file.Path file = cwd.resolve(command);
+            if (!java.nio.file.Files.isExecutable(file)) {
+                throw new IllegalStateException("cannot start '" + McpConfig.printable(command)
+                        + "': no executable file there");
+            }
+            return;
+        }
+        for (String dir : (path == null ? "" : path).split(java.io.File.pathSeparator)) {
+            if (!dir.isEmpty() && java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, command))) {
+                return;
+            }
+        }
+        throw new IllegalStateException("cannot start '" + McpConfig.printable(command) + "': not found on the PATH");
+    }
+
     @Override
     public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
         return Mono.<Void>fromRunnable(() -> {
+            Map<String, String> env = environment(System.getenv(), spec.env());
+            requireExecutable(spec.command(), env.get("PATH"), spec.cwd());
             List<String> command = new ArrayList<>();
             String setsid = ProcessTree.setsid();
             if (setsid != null) {
@@ -92,19 +118,22 @@ final class StdioTransport implements McpClientTransport {
             command.addAll(spec.args());
             ProcessBuilder builder = new ProcessBuilder(command).directory(spec.cwd().toFile());
             builder.environment().clear();
-            builder.environment().putAll(environment(System.getenv(), spec.env()));
+            builder.environment().putAll(env);
             String marker = ProcessTree.newMarker();
             builder.environment().put(ProcessTree.MARKER_VARIABLE, marker);
             try {
                 process = builder.start();
             } catch (IOException e) {
+                started.completeExceptionally(e);
                 throw new IllegalStateException("cannot start '" + McpConfig.printable(spec.command()) + "': "
                         + e.getMessage(), e);
             }
+            started.complete(process);
             tree = new ProcessTree(process, setsid != null, marker);
             tree.track();
             daemon(() -> readStdout(process.getInputStream(), handler), "agentd-mcp-" + server + "-stdout").start();
-            daemon(() -> readStderr(process.getErrorStream()), "agentd-mcp-" + server + "-stderr").start();
+            stderrReader = daemon(() -> readStderr(process.getErrorStream()), "agentd-mcp-" + server + "-stderr");
+            stderrReader.start();
         }).subscribeOn(Schedulers.boundedElastic());
     }
 
@@ -202,16 +231,33 @@ final class StdioTransport implements McpClientTransport {
         if (closing.get()) {
             return;
         }
+        stop(); // a refused stream or a server that ended: nothing it started may stay behind
+        Thread stderr = stderrReader;
+        if (stderr != null) {
+            try {
+                stderr.join(STOP_GRACE.toMillis()); // its last words usually say why it ended
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         String tail = stderrTail();
         onClosed.accept(reason + (tail.isEmpty() ? "" : "; its stderr ended with: " + tail));
-        stop();
     }
 
     @Override
     public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
         return Mono.<Void>fromRunnable(() -> {
-            Process running = process;
-            if (running == null || closing.get()) {
+            Process running;
+            try {
+                // The client may send initialize before connect's thread has started the process.
+                running = started.get(STARTUP_LIMIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("MCP server '" + server + "' is not running");
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                throw new IllegalStateException("MCP server '" + server + "' is not running");
+            }
+            if (closing.get()) {
                 throw new IllegalStateException("MCP server '" + server + "' is not running");
             }
             try {
