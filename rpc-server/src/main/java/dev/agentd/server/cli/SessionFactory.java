@@ -96,7 +96,8 @@ final class SessionFactory implements SessionOpener {
      * (started in the background; none, and no MCP class loaded, when the setting is absent).
      */
     AgentSession create(Path cwd, SessionFile file, List<Tool> builtIn) {
-        return withMcp(cwd, file, builtIn, UnaryOperator.identity(), McpConfig.Parsed.none(), problem -> {});
+        // null, not Parsed.none(): without the setting no MCP class is loaded (start-up must not move).
+        return withMcp(cwd, file, builtIn, UnaryOperator.identity(), null, problem -> {});
     }
 
     @Override
@@ -110,9 +111,10 @@ final class SessionFactory implements SessionOpener {
                 problems);
     }
 
+    /** @param editorServers the editor's servers (ACP), or null for none */
     private AgentSession withMcp(Path cwd, SessionFile file, List<Tool> builtIn, UnaryOperator<List<Tool>> decorate,
             McpConfig.Parsed editorServers, Consumer<String> problems) {
-        List<McpServerSpec> specs = new ArrayList<>(editorServers.servers());
+        List<McpServerSpec> specs = new ArrayList<>(editorServers == null ? List.of() : editorServers.servers());
         Optional<JsonNode> configured = settings.current().node("mcpServers");
         if (configured.isPresent()) {
             McpConfig.Parsed fromSettings = McpConfig.fromSettings(configured.get(), cwd, env::get);

@@ -215,4 +215,26 @@ class McpIT {
         assertTrue(daemon.records().stream().noneMatch(r -> r.toString().contains("xxxxxxxxxxxxxxxxxxxx")),
                 "nothing of the huge line reaches stdout");
     }
+
+    /** Start-up with no MCP server configured must not move: neither the SDK nor reactor is loaded. */
+    @Test
+    void aDaemonWithoutMcpServersLoadsNoMcpClass() throws Exception {
+        Path classLog = dir.resolve("classes.log");
+        Path agent = Files.createDirectories(dir.resolve("agent"));
+        Path work = Files.createDirectories(dir.resolve("work"));
+        try (DaemonProcess plain = DaemonProcess.start(agent, work,
+                Map.of("JAVA_TOOL_OPTIONS", "-Xlog:class+load=info:file=" + classLog), "--no-session",
+                "--model", "faux/faux-1")) {
+            plain.awaitNth("ready", 1);
+            plain.send(command("prompt", "p", "message", "hello"));
+            plain.awaitNth("agent_end", 1);
+            JsonNode state = plain.request(command("get_state", "s"));
+            assertTrue(state.path("data").path("mcpServers").isMissingNode(), state.toString());
+            assertEquals(0, plain.closeStdinAndWait());
+        }
+        String log = Files.readString(classLog);
+        assertFalse(log.contains("io.modelcontextprotocol"), "an MCP SDK class was loaded without a server");
+        assertFalse(log.contains("reactor.core"), "reactor was loaded without a server");
+        assertFalse(log.contains("dev.agentd.server.mcp."), "agentd's MCP classes were loaded without a server");
+    }
 }
