@@ -137,7 +137,7 @@ await app.connectWith(main.stream, async (ctx) => {
       && !!caps.sessionCapabilities?.resume && !!caps.sessionCapabilities?.close, caps);
   check("initialize: the API-key auth method", init.authMethods?.length === 1 && init.authMethods[0].id === "agentd-api-key"
       && init.authMethods[0].description.includes("ANTHROPIC_API_KEY"), init.authMethods);
-  check("initialize: no MCP advertised", !caps?.mcpCapabilities?.http && !caps?.mcpCapabilities?.sse, caps);
+  check("initialize: MCP over http and sse advertised", caps?.mcpCapabilities?.http === true && caps?.mcpCapabilities?.sse === true, caps);
   await attempt("authenticate", async () => {
     const ok = await ctx.request(acp.methods.agent.authenticate, { methodId: "agentd-api-key" });
     check("authenticate: the advertised method", ok && Object.keys(ok).length === 0, ok);
