@@ -80,7 +80,7 @@ final class StoredSessions {
                 session = host.open(params, matches.get(0));
             }
             if (replay) {
-                HistoryReplay.updates(session.agent().messages(), cwd).forEach(session::update);
+                session.history().forEach(session::update);
             }
             ObjectNode result = AcpJson.object();
             result.set("configOptions", session.configOptions());

@@ -330,6 +330,11 @@ public final class AgentSession implements AutoCloseable {
         return conversation.snapshot();
     }
 
+    /** The whole conversation as it happened (compacted messages and summaries included), for a transcript. */
+    public List<AgentMessage> transcript() {
+        return journal.file().transcript();
+    }
+
     public String sessionId() {
         return journal.file().header().id();
     }
