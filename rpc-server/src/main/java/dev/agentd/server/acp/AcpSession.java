@@ -83,6 +83,10 @@ final class AcpSession {
     }
     private final UnaryOperator<String> expand;
     private final String id;
+    private final EditorTools tools;
+    /** The reply being streamed's {@code messageId} (A3): each assistant message, retries included, gets its own. */
+    private volatile String messageId;
+    private int messages;
 
     /**
      * @param expand turns a {@code /name args} prompt into its template or skill text (others unchanged)
@@ -95,6 +99,7 @@ final class AcpSession {
         UnaryOperator<Tool> bash = editor.terminal() ? local -> new EditorTerminal(local, connection, this::id, cwd)
                 : UnaryOperator.identity();
         EditorTools tools = new EditorTools(connection, this::id, cwd, editor.ask(), bash);
+        this.tools = tools;
         this.session = opening.open(files, tools::decorate, this::toolServerProblem);
         this.id = id != null ? id : session.sessionId();
         this.expand = expand;
@@ -144,6 +149,11 @@ final class AcpSession {
                 session.models().thinkingLevel());
     }
 
+    /** The updates {@code session/load} replays: the whole transcript, compacted messages included (A1). */
+    List<ObjectNode> history() {
+        return HistoryReplay.updates(session.transcript(), cwd, compaction);
+    }
+
     void update(ObjectNode update) {
         ObjectNode params = AcpJson.object().put("sessionId", id());
         params.set("update", update);
@@ -157,6 +167,9 @@ final class AcpSession {
             if (call.arguments() != null) {
                 toolArgs.put(call.id(), call.arguments());
             }
+        }
+        if (event instanceof AgentEvent.MessageStart start && start.message() instanceof AgentMessage.Assistant) {
+            messageId = "msg-" + clock.getAsLong() + "-" + ++messages;
         }
         if (event instanceof AgentEvent.MessageEnd end && end.message() instanceof AgentMessage.Assistant reply) {
             lastReply = reply;
@@ -179,7 +192,7 @@ final class AcpSession {
                 : PromptFailure.errorKind(lastFailure);
         UpdateMapper.View view = new UpdateMapper.View(notices, clock.getAsLong(), cwd, model.contextWindow(),
                 errorClass, toolArgs::get, this::configOptions, compaction, compactionId, this::contextTokens,
-                errorKind, card);
+                errorKind, card, messageId, tools::asksFirst);
         for (ObjectNode update : UpdateMapper.map(event, view)) {
             update(update);
         }
