@@ -7,6 +7,7 @@ import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.model.Model;
+import dev.agentd.server.commands.SlashCommands;
 import dev.agentd.server.recovery.Classification;
 import dev.agentd.server.recovery.ErrorClass;
 import dev.agentd.server.session.AgentSession;
@@ -81,7 +82,9 @@ final class AcpSession {
             this.requestId = requestId;
         }
     }
-    private final UnaryOperator<String> expand;
+    private final SlashCommands commands;
+    /** The command list the client was last sent (guarded by this). */
+    private ArrayNode shownCommands;
     private final String id;
     private final EditorTools tools;
     /** The reply being streamed's {@code messageId} (A3): each assistant message, retries included, gets its own. */
@@ -89,11 +92,11 @@ final class AcpSession {
     private int messages;
 
     /**
-     * @param expand turns a {@code /name args} prompt into its template or skill text (others unchanged)
+     * @param commands the prompt templates and skills: offered as slash commands, expanded in prompts
      * @param id the id the client knows it by (a stored session's listed id), or null for the session's own
      */
     AcpSession(Opening opening, Editor editor, AcpConnection connection, Path cwd, boolean notices,
-            boolean compaction, LongSupplier clock, UnaryOperator<String> expand, String id) throws IOException {
+            boolean compaction, LongSupplier clock, SlashCommands commands, String id) throws IOException {
         // The editor side asks for the id only when a tool runs, after this constructor.
         EditorFiles files = new EditorFiles(connection, this::id, editor.reads(), editor.writes());
         UnaryOperator<Tool> bash = editor.terminal() ? local -> new EditorTerminal(local, connection, this::id, cwd)
@@ -102,7 +105,7 @@ final class AcpSession {
         this.tools = tools;
         this.session = opening.open(files, tools::decorate, this::toolServerProblem);
         this.id = id != null ? id : session.sessionId();
-        this.expand = expand;
+        this.commands = commands;
         this.connection = connection;
         this.cwd = cwd;
         this.notices = notices;
@@ -152,6 +155,19 @@ final class AcpSession {
     /** The updates {@code session/load} replays: the whole transcript, compacted messages included (A1). */
     List<ObjectNode> history() {
         return HistoryReplay.updates(session.transcript(), cwd, compaction);
+    }
+
+    /**
+     * {@code available_commands_update} when the commands differ from those the client was last
+     * sent (always the first time): checked when the session starts and at the end of each turn,
+     * before its answer, so a template added meanwhile is offered for the next prompt.
+     */
+    synchronized void commandsChanged() {
+        ArrayNode now = AvailableCommands.of(commands.list());
+        if (!now.equals(shownCommands)) {
+            shownCommands = now;
+            update(AvailableCommands.update(now));
+        }
     }
 
     void update(ObjectNode update) {
@@ -238,7 +254,7 @@ final class AcpSession {
             compact(requestId, CompactCommand.instructions(content.text()));
             return;
         }
-        String text = expand.apply(content.text());
+        String text = commands.expand(content.text());
         if (text.isBlank() && content.images().isEmpty()) {
             connection.error(requestId, -32602, "Invalid params: the prompt has no text, image or resource to send",
                     null);
@@ -286,6 +302,7 @@ final class AcpSession {
                 return;
             }
             turn.compareAndSet(current, null);
+            commandsChanged();
             if (current.cancelled) {
                 stop(current, "cancelled");
             } else if (error != null) {
@@ -318,6 +335,7 @@ final class AcpSession {
             return;
         }
         turn.compareAndSet(current, null);
+        commandsChanged();
         if (current.cancelled) {
             stopCancelled(current);
             return;

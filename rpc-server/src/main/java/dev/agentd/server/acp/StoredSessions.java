@@ -91,6 +91,32 @@ final class StoredSessions {
         });
     }
 
+    /**
+     * {@code session/fork} (unstable ACP): a new session whose history is a copy of a live
+     * session's current branch, written to a new file (the source goes on unchanged). A source
+     * with no answered message yet forks into an empty session. Answers its id and config options.
+     */
+    void fork(String sessionId, JsonNode params, JsonNode id) {
+        submit(id, () -> {
+            AcpSession source = sessionId == null ? null : host.live(sessionId);
+            if (source == null) {
+                throw new RequestFailed(-32002, "Resource not found: session '" + sessionId
+                        + "' (fork a session of this connection: load it first)");
+            }
+            Path copy = source.agent().copyBranch();
+            if (copy == null && !source.agent().messages().isEmpty() && source.agent().sessionFile() == null) {
+                throw new RequestFailed(-32603, "Internal error: forking needs session storage (agentd runs with "
+                        + "--no-session)");
+            }
+            AcpSession fork = host.open(params, copy == null ? null
+                    : new SessionOpener.Stored(null, null, copy, null, null));
+            ObjectNode result = AcpJson.object().put("sessionId", fork.id());
+            result.set("configOptions", fork.configOptions());
+            connection.result(id, result);
+            host.started(fork);
+        });
+    }
+
     /** Stops the worker: a load still reading is interrupted; waits at most {@code graceMs}. */
     void close(long graceMs) {
         worker.shutdownNow();
