@@ -7,7 +7,8 @@ import java.util.List;
  * One scripted reply of the faux provider (SPEC §6.3). A step is a text reply ({@code text},
  * optionally with {@code thinking}), one or more tool calls ({@code toolCall}/{@code toolCalls},
  * optionally after some text), or an error ({@code error} = the errorMessage, with optional
- * {@code status}, {@code errorType} and {@code retryAfterMs}). {@code delayMs} waits before the
+ * {@code status}, {@code errorType} and {@code retryAfterMs}; with {@code text} too, the text is
+ * streamed first and the reply fails in mid-stream). {@code delayMs} waits before the
  * reply starts; {@code chunkDelayMs} paces its deltas. {@code model} (script files only) binds the
  * step to one faux model id. {@code inputTokens}/{@code outputTokens} override the estimated usage.
  */

@@ -41,7 +41,7 @@ public final class AcpMode implements ProtocolMode {
     /** The methods answered here; positional params for any other are "method not found". */
     private static final Set<String> METHODS = Set.of("initialize", "authenticate", "session/new", "session/load",
             "session/resume", "session/list", "session/prompt", "session/cancel", "session/set_config_option",
-            "session/set_model", "session/close");
+            "session/set_model", "session/close", "session/fork");
 
     private final InputStream in;
     private final SlashCommands commands;
@@ -172,6 +172,10 @@ public final class AcpMode implements ProtocolMode {
             }
             case "session/load" -> stored.load(AcpJson.textOf(params, "sessionId"), cwd(params), params, id, true);
             case "session/resume" -> stored.load(AcpJson.textOf(params, "sessionId"), cwd(params), params, id, false);
+            case "session/fork" -> { // unstable ACP: a copy of a live session's history, a new id
+                cwd(params);
+                stored.fork(AcpJson.textOf(params, "sessionId"), params, id);
+            }
             // without a cwd: every session, as ACP asks (agentd's own directory was listed before: A7)
             case "session/list" -> stored.list(AcpJson.textOf(params, "cwd") == null ? null : cwd(params), id);
             case "session/prompt" -> session(params).prompt(id, params.path("prompt"));
@@ -227,6 +231,7 @@ public final class AcpMode implements ProtocolMode {
         sessionCapabilities.putObject("list");
         sessionCapabilities.putObject("resume");
         sessionCapabilities.putObject("close");
+        sessionCapabilities.putObject("fork"); // unstable schema's SessionForkCapabilities
         // stdio servers are always accepted (ACP requires it); http and sse through the MCP SDK.
         capabilities.putObject("mcpCapabilities").put("http", true).put("sse", true);
         result.putObject("agentInfo").put("name", "agentd").put("title", "agentd").put("version", version);
@@ -256,7 +261,7 @@ public final class AcpMode implements ProtocolMode {
                 return opener.open(cwd, file, files, decorate, mcp, problems);
             }, editor, connection,
                     cwd, clientCapabilities.path("session").path("notices").isObject(),
-                    clientCapabilities.path("session").path("compaction").isObject(), clock::now, commands::expand,
+                    clientCapabilities.path("session").path("compaction").isObject(), clock::now, commands,
                     stored == null ? null : stored.sessionId());
         } catch (SessionOpener.Refused e) {
             throw new RequestFailed(-32000, e.getMessage());
@@ -280,18 +285,7 @@ public final class AcpMode implements ProtocolMode {
     /** The answer first, then the updates: clients drop updates for a session they do not know yet. */
     private void started(AcpSession session) {
         session.start();
-        ObjectNode update = AcpJson.update("available_commands_update");
-        var list = update.putArray("availableCommands");
-        list.add(CompactCommand.advertised()); // agentd's own, like pi's: a template cannot take its name
-        for (var command : commands.list()) {
-            if (CompactCommand.NAME.equals(command.name())) {
-                continue;
-            }
-            ObjectNode entry = list.addObject().put("name", command.name());
-            entry.put("description", command.description() == null ? "" : command.description());
-            entry.putObject("input").put("hint", "arguments");
-        }
-        session.update(update);
+        session.commandsChanged(); // the first list; sent again when templates change (AvailableCommands)
         // Settings a project may not set until trusted (SPEC §2): the editor shows stdout, not stderr.
         boolean notices = clientCapabilities.path("session").path("notices").isObject();
         for (String warning : opener.settingsNotices()) {

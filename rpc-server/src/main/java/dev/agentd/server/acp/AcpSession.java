@@ -7,6 +7,7 @@ import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.model.Model;
+import dev.agentd.server.commands.SlashCommands;
 import dev.agentd.server.recovery.Classification;
 import dev.agentd.server.recovery.ErrorClass;
 import dev.agentd.server.session.AgentSession;
@@ -81,23 +82,30 @@ final class AcpSession {
             this.requestId = requestId;
         }
     }
-    private final UnaryOperator<String> expand;
+    private final SlashCommands commands;
+    /** The command list the client was last sent (guarded by this). */
+    private ArrayNode shownCommands;
     private final String id;
+    private final EditorTools tools;
+    /** The reply being streamed's {@code messageId} (A3): each assistant message, retries included, gets its own. */
+    private volatile String messageId;
+    private int messages;
 
     /**
-     * @param expand turns a {@code /name args} prompt into its template or skill text (others unchanged)
+     * @param commands the prompt templates and skills: offered as slash commands, expanded in prompts
      * @param id the id the client knows it by (a stored session's listed id), or null for the session's own
      */
     AcpSession(Opening opening, Editor editor, AcpConnection connection, Path cwd, boolean notices,
-            boolean compaction, LongSupplier clock, UnaryOperator<String> expand, String id) throws IOException {
+            boolean compaction, LongSupplier clock, SlashCommands commands, String id) throws IOException {
         // The editor side asks for the id only when a tool runs, after this constructor.
         EditorFiles files = new EditorFiles(connection, this::id, editor.reads(), editor.writes());
         UnaryOperator<Tool> bash = editor.terminal() ? local -> new EditorTerminal(local, connection, this::id, cwd)
                 : UnaryOperator.identity();
         EditorTools tools = new EditorTools(connection, this::id, cwd, editor.ask(), bash);
+        this.tools = tools;
         this.session = opening.open(files, tools::decorate, this::toolServerProblem);
         this.id = id != null ? id : session.sessionId();
-        this.expand = expand;
+        this.commands = commands;
         this.connection = connection;
         this.cwd = cwd;
         this.notices = notices;
@@ -144,6 +152,24 @@ final class AcpSession {
                 session.models().thinkingLevel());
     }
 
+    /** The updates {@code session/load} replays: the whole transcript, compacted messages included (A1). */
+    List<ObjectNode> history() {
+        return HistoryReplay.updates(session.transcript(), cwd, compaction);
+    }
+
+    /**
+     * {@code available_commands_update} when the commands differ from those the client was last
+     * sent (always the first time): checked when the session starts and at the end of each turn,
+     * before its answer, so a template added meanwhile is offered for the next prompt.
+     */
+    synchronized void commandsChanged() {
+        ArrayNode now = AvailableCommands.of(commands.list());
+        if (!now.equals(shownCommands)) {
+            shownCommands = now;
+            update(AvailableCommands.update(now));
+        }
+    }
+
     void update(ObjectNode update) {
         ObjectNode params = AcpJson.object().put("sessionId", id());
         params.set("update", update);
@@ -157,6 +183,9 @@ final class AcpSession {
             if (call.arguments() != null) {
                 toolArgs.put(call.id(), call.arguments());
             }
+        }
+        if (event instanceof AgentEvent.MessageStart start && start.message() instanceof AgentMessage.Assistant) {
+            messageId = "msg-" + clock.getAsLong() + "-" + ++messages;
         }
         if (event instanceof AgentEvent.MessageEnd end && end.message() instanceof AgentMessage.Assistant reply) {
             lastReply = reply;
@@ -179,7 +208,7 @@ final class AcpSession {
                 : PromptFailure.errorKind(lastFailure);
         UpdateMapper.View view = new UpdateMapper.View(notices, clock.getAsLong(), cwd, model.contextWindow(),
                 errorClass, toolArgs::get, this::configOptions, compaction, compactionId, this::contextTokens,
-                errorKind, card);
+                errorKind, card, messageId, tools::asksFirst);
         for (ObjectNode update : UpdateMapper.map(event, view)) {
             update(update);
         }
@@ -225,7 +254,7 @@ final class AcpSession {
             compact(requestId, CompactCommand.instructions(content.text()));
             return;
         }
-        String text = expand.apply(content.text());
+        String text = commands.expand(content.text());
         if (text.isBlank() && content.images().isEmpty()) {
             connection.error(requestId, -32602, "Invalid params: the prompt has no text, image or resource to send",
                     null);
@@ -273,6 +302,7 @@ final class AcpSession {
                 return;
             }
             turn.compareAndSet(current, null);
+            commandsChanged();
             if (current.cancelled) {
                 stop(current, "cancelled");
             } else if (error != null) {
@@ -305,6 +335,7 @@ final class AcpSession {
             return;
         }
         turn.compareAndSet(current, null);
+        commandsChanged();
         if (current.cancelled) {
             stopCancelled(current);
             return;

@@ -25,10 +25,16 @@ import java.util.function.Supplier;
  * run (or the call's {@code timeout}) sends {@code terminal/kill} first. The result reads like the
  * local bash tool's: the output, then "Command exited with code N" when it failed. The tool's
  * definition (name, description, parameters) stays the local tool's, so the model sees no change.
+ * The terminal is embedded in the call's card right after it is created (A6/Z6: a
+ * {@code tool_call_update} whose content is {@code {type:"terminal", terminalId}}), so the editor
+ * streams its output live; the result's details name it ({@link #TERMINAL_ID}) so the card's final
+ * update keeps it in front of the text.
  */
 final class EditorTerminal implements Tool {
     /** What the editor keeps of the output (it truncates from the start); the local tool's limit. */
     static final long OUTPUT_BYTE_LIMIT = 50 * 1024;
+    /** The result details' key naming the editor's terminal the command ran in. */
+    static final String TERMINAL_ID = "terminalId";
 
     private final Tool local;
     private final AcpConnection connection;
@@ -68,11 +74,13 @@ final class EditorTerminal implements Tool {
             return ToolResult.error("The editor did not create a terminal for the command");
         }
         try {
+            connection.notify("session/update", embed(sessionId.get(), toolCallId, terminalId));
             JsonNode exit = waitForExit(terminalId, arguments.path("timeout").asDouble(0), cancel);
             JsonNode output = connection.call("terminal/output", params().put("terminalId", terminalId),
                     new CancellationToken());
-            return result(output.path("output").asText(""), output.path("truncated").asBoolean(false),
+            ToolResult result = result(output.path("output").asText(""), output.path("truncated").asBoolean(false),
                     exit, cancel.isCancelled());
+            return new ToolResult(result.content(), AcpJson.object().put(TERMINAL_ID, terminalId), result.isError());
         } finally {
             connection.request("terminal/release", params().put("terminalId", terminalId));
         }
@@ -96,6 +104,20 @@ final class EditorTerminal implements Tool {
         } finally {
             unregister.run();
         }
+    }
+
+    /** The {@code session/update} that shows the terminal in the call's card while the command runs. */
+    static ObjectNode embed(String sessionId, String toolCallId, String terminalId) {
+        ObjectNode update = AcpJson.update("tool_call_update").put("toolCallId", toolCallId);
+        update.putArray("content").add(terminal(terminalId));
+        ObjectNode params = AcpJson.object().put("sessionId", sessionId);
+        params.set("update", update);
+        return params;
+    }
+
+    /** ACP's terminal tool-call content. */
+    static ObjectNode terminal(String terminalId) {
+        return AcpJson.object().put("type", "terminal").put("terminalId", terminalId);
     }
 
     private void kill(String terminalId) {

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -49,15 +50,22 @@ final class EditorTools {
         this.ask = ask;
     }
 
+    /**
+     * Whether calls of {@code toolName} ask first: their {@code in_progress} is sent here once the
+     * user allowed them, so the card stays {@code pending} while the user decides (A11).
+     */
+    boolean asksFirst(String toolName) {
+        // An MCP server's tool asks like bash: its annotations (readOnlyHint) are the server's word, not ours.
+        return ask && (ASK_FIRST.contains(toolName) || McpNames.isMcp(toolName));
+    }
+
     List<Tool> decorate(List<Tool> tools) {
         List<Tool> decorated = new ArrayList<>();
         for (Tool tool : tools) {
             if (tool.name().equals("bash")) {
                 tool = bash.apply(tool);
             }
-            // An MCP server's tool asks like bash: its annotations (readOnlyHint) are the server's word, not ours.
-            boolean asks = ASK_FIRST.contains(tool.name()) || McpNames.isMcp(tool.name());
-            decorated.add(ask && asks ? new AskFirst(tool) : tool);
+            decorated.add(asksFirst(tool.name()) ? new AskFirst(tool) : tool);
         }
         return decorated;
     }
@@ -99,7 +107,12 @@ final class EditorTools {
                 options.addObject().put("optionId", "allow_always").put("name", "Always allow " + name())
                         .put("kind", "allow_always");
                 options.addObject().put("optionId", "reject_once").put("name", "Reject").put("kind", "reject_once");
-                JsonNode outcome = connection.call("session/request_permission", params, cancel).path("outcome");
+                JsonNode outcome;
+                try {
+                    outcome = connection.call("session/request_permission", params, cancel).path("outcome");
+                } catch (CancellationException e) { // session/cancel while the user was deciding
+                    return ToolResult.error("Cancelled while waiting for permission to run this " + name() + " call.");
+                }
                 String chosen = "selected".equals(outcome.path("outcome").asText())
                         ? outcome.path("optionId").asText() : "cancelled";
                 if (chosen.equals("allow_always")) {
@@ -108,6 +121,9 @@ final class EditorTools {
                     return ToolResult.error("The user did not allow this " + name() + " call (" + chosen + ").");
                 }
             }
+            ObjectNode running = AcpJson.object().put("sessionId", sessionId.get());
+            running.set("update", UpdateMapper.running(toolCallId));
+            connection.notify("session/update", running);
             return delegate.execute(toolCallId, arguments, cancel, onUpdate);
         }
     }

@@ -16,14 +16,18 @@ import java.util.Set;
 /**
  * A stored conversation as the updates {@code session/load} replays (issue 16 §1): the user's
  * messages as {@code user_message_chunk}, replies as message and thought chunks, each tool call as
- * a {@code tool_call} and its result as the {@code tool_call_update} that finished it. Pure. What
- * is not replayed is listed; anything else fails loudly rather than vanish from the history.
+ * a {@code tool_call} and its result as the {@code tool_call_update} that finished it. The whole
+ * transcript is replayed, messages a compaction took out of the context included (A1/Z5); each
+ * compaction's summary stands where it was made ({@link #summary}). Every chunk carries the
+ * {@code messageId} of its message, so two replies in a row stay two messages. Pure. What is not
+ * replayed is listed; anything else fails loudly rather than vanish from the history.
  */
 final class HistoryReplay {
     /** Messages without an ACP counterpart: context for the model, not transcript for the editor. */
     static final Set<Class<? extends AgentMessage>> NOT_REPLAYED = Set.of(AgentMessage.BashExecution.class,
-            AgentMessage.CompactionSummary.class, AgentMessage.BranchSummary.class, AgentMessage.Custom.class,
-            AgentMessage.Unknown.class);
+            AgentMessage.BranchSummary.class, AgentMessage.Custom.class, AgentMessage.Unknown.class);
+    /** The replayed messages' ids: distinct from the live ones ({@code AcpSession}), stable across loads. */
+    static final String MESSAGE_ID_PREFIX = "stored-";
     /** Blocks not shown, by where they stand: a user's message, a reply, a tool's result. */
     static final Set<Class<? extends ContentBlock>> NOT_IN_USER_CHUNKS = Set.of(ContentBlock.Thinking.class,
             ContentBlock.ToolCall.class, ContentBlock.Unknown.class);
@@ -34,23 +38,31 @@ final class HistoryReplay {
 
     private HistoryReplay() {}
 
-    static List<ObjectNode> updates(List<AgentMessage> messages, Path cwd) {
+    /**
+     * @param messages the session's transcript ({@code AgentSession#transcript}), not only its context
+     * @param compaction the client advertised {@code session.compaction}
+     */
+    static List<ObjectNode> updates(List<AgentMessage> messages, Path cwd, boolean compaction) {
         List<ObjectNode> updates = new ArrayList<>();
         Map<String, ContentBlock.ToolCall> calls = new HashMap<>();
-        for (AgentMessage message : messages) {
+        for (int i = 0; i < messages.size(); i++) {
+            AgentMessage message = messages.get(i);
+            String messageId = MESSAGE_ID_PREFIX + i;
             if (message instanceof AgentMessage.User user) {
                 for (ContentBlock block : user.content()) {
-                    content(block).ifPresent(content -> updates.add(chunk("user_message_chunk", content)));
+                    content(block).ifPresent(content -> updates.add(chunk("user_message_chunk", content, messageId)));
                 }
+            } else if (message instanceof AgentMessage.CompactionSummary summary) {
+                updates.add(summary(summary, i, compaction));
             } else if (message instanceof AgentMessage.Assistant reply) {
                 for (ContentBlock block : reply.content()) {
                     if (block instanceof ContentBlock.Text text) {
                         if (!text.text().isEmpty()) {
-                            updates.add(chunk("agent_message_chunk", AcpJson.text(text.text())));
+                            updates.add(chunk("agent_message_chunk", AcpJson.text(text.text()), messageId));
                         }
                     } else if (block instanceof ContentBlock.Thinking thinking) {
                         if (thinking.thinking() != null && !thinking.thinking().isEmpty()) {
-                            updates.add(chunk("agent_thought_chunk", AcpJson.text(thinking.thinking())));
+                            updates.add(chunk("agent_thought_chunk", AcpJson.text(thinking.thinking()), messageId));
                         }
                     } else if (block instanceof ContentBlock.ToolCall call) {
                         calls.put(call.id(), call);
@@ -87,9 +99,30 @@ final class HistoryReplay {
         }
     }
 
-    private static ObjectNode chunk(String kind, ObjectNode content) {
+    private static ObjectNode chunk(String kind, ObjectNode content, String messageId) {
         ObjectNode update = AcpJson.update(kind);
         update.set("content", content);
+        update.put("messageId", messageId);
+        return update;
+    }
+
+    /**
+     * A compaction where it was made: a completed {@code compaction_update} with its summary for a
+     * client that shows compactions, else a marked message of its own saying what the summary is.
+     */
+    static ObjectNode summary(AgentMessage.CompactionSummary summary, int index, boolean compaction) {
+        ObjectNode meta = AcpJson.object();
+        meta.putObject("agentd/compaction").put("tokensBefore", summary.tokensBefore());
+        ObjectNode update;
+        if (compaction) {
+            update = AcpJson.update("compaction_update").put("compactionId", MESSAGE_ID_PREFIX + "compaction-" + index)
+                    .put("status", "completed");
+            update.putArray("summary").add(AcpJson.text(summary.summary()));
+        } else {
+            update = chunk("agent_message_chunk", AcpJson.text("\n[agentd] The conversation above was compacted; "
+                    + "the model continued from this summary:\n\n" + summary.summary() + "\n"), MESSAGE_ID_PREFIX + index);
+        }
+        update.set("_meta", meta);
         return update;
     }
 

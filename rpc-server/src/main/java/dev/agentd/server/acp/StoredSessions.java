@@ -80,7 +80,7 @@ final class StoredSessions {
                 session = host.open(params, matches.get(0));
             }
             if (replay) {
-                HistoryReplay.updates(session.agent().messages(), cwd).forEach(session::update);
+                session.history().forEach(session::update);
             }
             ObjectNode result = AcpJson.object();
             result.set("configOptions", session.configOptions());
@@ -88,6 +88,32 @@ final class StoredSessions {
             if (fresh) {
                 host.started(session);
             }
+        });
+    }
+
+    /**
+     * {@code session/fork} (unstable ACP): a new session whose history is a copy of a live
+     * session's current branch, written to a new file (the source goes on unchanged). A source
+     * with no answered message yet forks into an empty session. Answers its id and config options.
+     */
+    void fork(String sessionId, JsonNode params, JsonNode id) {
+        submit(id, () -> {
+            AcpSession source = sessionId == null ? null : host.live(sessionId);
+            if (source == null) {
+                throw new RequestFailed(-32002, "Resource not found: session '" + sessionId
+                        + "' (fork a session of this connection: load it first)");
+            }
+            Path copy = source.agent().copyBranch();
+            if (copy == null && !source.agent().messages().isEmpty() && source.agent().sessionFile() == null) {
+                throw new RequestFailed(-32603, "Internal error: forking needs session storage (agentd runs with "
+                        + "--no-session)");
+            }
+            AcpSession fork = host.open(params, copy == null ? null
+                    : new SessionOpener.Stored(null, null, copy, null, null));
+            ObjectNode result = AcpJson.object().put("sessionId", fork.id());
+            result.set("configOptions", fork.configOptions());
+            connection.result(id, result);
+            host.started(fork);
         });
     }
 

@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -58,10 +59,23 @@ public final class UpdateMapper {
      * @param contextTokens the estimated tokens in context now, for a reply that has no usage of its own
      * @param errorKind the {@code errorKind} of the failure that caused a retry, or null
      * @param retryCard the retry chain's tool-call card (clients without notices), or null when none is open
+     * @param messageId the {@code messageId} of the reply being streamed, or null: a retried reply is
+     *     a new message, so text streamed before a failure stays apart from the answer (A3/Z2)
+     * @param askedFirst the tools whose calls ask for permission first: their {@code in_progress}
+     *     follows the user's answer (sent by {@code EditorTools}), not the start of the call (A11)
      */
     public record View(boolean notices, long nowMs, Path cwd, long contextWindow, String errorClass,
             Function<String, JsonNode> toolArgs, Supplier<ArrayNode> configOptions, boolean compaction,
-            String compactionId, LongSupplier contextTokens, String errorKind, RetryCard retryCard) {}
+            String compactionId, LongSupplier contextTokens, String errorKind, RetryCard retryCard,
+            String messageId, Predicate<String> askedFirst) {
+
+        public View(boolean notices, long nowMs, Path cwd, long contextWindow, String errorClass,
+                Function<String, JsonNode> toolArgs, Supplier<ArrayNode> configOptions, boolean compaction,
+                String compactionId, LongSupplier contextTokens, String errorKind, RetryCard retryCard) {
+            this(notices, nowMs, cwd, contextWindow, errorClass, toolArgs, configOptions, compaction, compactionId,
+                    contextTokens, errorKind, retryCard, null, tool -> false);
+        }
+    }
 
     /**
      * The card that shows a retry chain to a client without {@code session.notices} (A2/Z1): one
@@ -94,15 +108,15 @@ public final class UpdateMapper {
             return view.compaction() ? List.of(compactionEnd(end, view)) : List.of();
         }
         if (event instanceof AgentEvent.ToolExecutionStart start) {
-            return List.of(AcpJson.update("tool_call_update").put("toolCallId", start.toolCallId())
-                    .put("status", "in_progress"));
+            return view.askedFirst().test(start.toolName()) ? List.of() : List.of(running(start.toolCallId()));
         }
         if (event instanceof AgentEvent.ToolExecutionUpdate running) {
             return running.partialResult() == null ? List.of() : List.of(AcpJson.update("tool_call_update")
                     .put("toolCallId", running.toolCallId()).set("content", outputContent(running.partialResult())));
         }
         if (event instanceof AgentEvent.ToolExecutionEnd end) {
-            return List.of(toolEnd(end, view));
+            ObjectNode plan = end.isError() ? null : TodoPlan.update(end.toolName(), view.toolArgs().apply(end.toolCallId()));
+            return plan == null ? List.of(toolEnd(end, view)) : List.of(toolEnd(end, view), plan);
         }
         if (event instanceof AgentEvent.AutoRetryStart retry) {
             return List.of(view.notices() || view.retryCard() == null ? retry(retry, view) : retryCard(retry, view));
@@ -140,20 +154,28 @@ public final class UpdateMapper {
             return List.of();
         }
         return switch (event.type()) {
-            case "text_delta" -> chunk("agent_message_chunk", event.delta());
-            case "thinking_delta" -> chunk("agent_thought_chunk", event.delta());
+            case "text_delta" -> chunk("agent_message_chunk", event.delta(), view.messageId());
+            case "thinking_delta" -> chunk("agent_thought_chunk", event.delta(), view.messageId());
             case "toolcall_end" -> event.toolCall() == null ? List.of() : List.of(toolCall(event.toolCall(), view));
             default -> List.of();
         };
     }
 
-    private static List<ObjectNode> chunk(String kind, String delta) {
+    private static List<ObjectNode> chunk(String kind, String delta, String messageId) {
         if (delta == null || delta.isEmpty()) {
             return List.of();
         }
         ObjectNode update = AcpJson.update(kind);
         update.set("content", AcpJson.text(delta));
+        if (messageId != null) {
+            update.put("messageId", messageId);
+        }
         return List.of(update);
+    }
+
+    /** A call's {@code in_progress}: when it starts, or for a call that asked first, once allowed. */
+    static ObjectNode running(String toolCallId) {
+        return AcpJson.update("tool_call_update").put("toolCallId", toolCallId).put("status", "in_progress");
     }
 
     /** The model asked for a tool: announced as pending before it runs (or waits for permission). */
@@ -172,6 +194,11 @@ public final class UpdateMapper {
         ObjectNode update = AcpJson.update("tool_call_update").put("toolCallId", end.toolCallId())
                 .put("status", end.isError() ? "failed" : "completed");
         ArrayNode content = end.result() == null ? AcpJson.array() : outputContent(end.result());
+        JsonNode terminal = end.result() == null || end.result().details() == null ? null
+                : end.result().details().get(EditorTerminal.TERMINAL_ID);
+        if (terminal != null && terminal.isTextual()) { // the card keeps the terminal it showed live (A6)
+            content.insert(0, EditorTerminal.terminal(terminal.textValue()));
+        }
         if (!end.isError()) {
             ObjectNode diff = ToolCalls.diff(end.toolName(), view.toolArgs().apply(end.toolCallId()), view.cwd());
             if (diff != null) {

@@ -293,6 +293,15 @@ public final class AgentSession implements AutoCloseable {
         return abort().thenRunAsync(files::cloneCurrent, runThread);
     }
 
+    /**
+     * ACP's {@code session/fork}: the current branch copied into a new session file, which another
+     * session may open; this one goes on unchanged (no abort). Null without session storage or
+     * before the first answer.
+     */
+    public Path copyBranch() {
+        return journal.copyBranch();
+    }
+
     /** The file's entries and leaf at one instant ({@code get_entries}, {@code get_tree}); in memory with --no-session. */
     public EntrySnapshot entries() {
         return journal.file().snapshot();
@@ -328,6 +337,11 @@ public final class AgentSession implements AutoCloseable {
 
     public List<AgentMessage> messages() {
         return conversation.snapshot();
+    }
+
+    /** The whole conversation as it happened (compacted messages and summaries included), for a transcript. */
+    public List<AgentMessage> transcript() {
+        return journal.file().transcript();
     }
 
     public String sessionId() {

@@ -9,6 +9,7 @@ import dev.agentd.server.sessionfile.SessionEntry;
 import dev.agentd.server.sessionfile.SessionFile;
 import dev.agentd.server.sessionfile.SessionPaths;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.LongSupplier;
@@ -96,6 +97,25 @@ final class SessionJournal implements Conversation.Journal {
         SessionFile copy = file.cloneBranch(path);
         copy.flushIfPending();
         return replace(copy);
+    }
+
+    /**
+     * A copy of the current branch in a new file that this session does not adopt (ACP's
+     * {@code session/fork}: the source goes on as it was). Null without session storage, or when
+     * the branch holds no answered message yet (nothing worth a file: the fork starts empty).
+     */
+    Path copyBranch() {
+        if (paths == null) {
+            return null;
+        }
+        Path path = paths.newFile(cwd, clock.getAsLong());
+        SessionFile copy = file.cloneBranch(path);
+        try {
+            copy.flushIfPending();
+        } finally {
+            copy.close();
+        }
+        return Files.exists(path) ? path : null;
     }
 
     /** The current file becomes {@code next}; the one left behind gives up its lock. */

@@ -41,6 +41,23 @@ final class ContextBuilder {
         return messages;
     }
 
+    /**
+     * The whole conversation on a branch as it happened, for a transcript ({@code session/load}):
+     * every message, compacted ones included, with each compaction's summary where it was made.
+     */
+    static List<AgentMessage> transcript(List<SessionEntry> branch) {
+        List<AgentMessage> messages = new ArrayList<>();
+        for (SessionEntry entry : branch) {
+            if (entry instanceof SessionEntry.Message message) {
+                messages.add(message.message());
+            } else if (entry instanceof SessionEntry.Compaction compaction) {
+                messages.add(new AgentMessage.CompactionSummary(compaction.summary(), compaction.tokensBefore(),
+                        epochMillis(compaction.timestamp())));
+            }
+        }
+        return messages;
+    }
+
     private static void addMessages(List<SessionEntry> branch, int from, int to, List<AgentMessage> out) {
         for (int i = from; i < to; i++) {
             if (branch.get(i) instanceof SessionEntry.Message message) {

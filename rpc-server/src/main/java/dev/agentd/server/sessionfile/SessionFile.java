@@ -306,6 +306,14 @@ public final class SessionFile {
         return ContextBuilder.build(branch());
     }
 
+    /**
+     * The conversation on the current branch as it happened: every message, also those a
+     * compaction replaced in the context, with each compaction's summary at its place.
+     */
+    public synchronized List<AgentMessage> transcript() {
+        return ContextBuilder.transcript(branch());
+    }
+
     /** The last value of a kind of entry on the current branch. */
     public synchronized <T extends SessionEntry> Optional<T> latest(Class<T> type) {
         List<SessionEntry> branch = branch();

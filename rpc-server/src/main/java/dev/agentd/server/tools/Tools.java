@@ -12,8 +12,9 @@ import java.util.function.Function;
 public final class Tools {
     /** Enabled when {@code --tools} is not given. */
     public static final List<String> DEFAULT = List.of("read", "write", "edit", "bash");
-    /** Every built-in tool, in announcement order. */
-    public static final List<String> KNOWN = List.of("read", "write", "edit", "bash", "ls", "grep", "find");
+    /** Every built-in tool, in announcement order; {@code todo} is opt-in (an editor shows its list as a plan). */
+    public static final List<String> KNOWN = List.of("read", "write", "edit", "bash", "ls", "grep", "find",
+            TodoTool.NAME);
 
     private Tools() {}
 
@@ -37,7 +38,8 @@ public final class Tools {
                 "bash", p -> new BashTool(p.cwd(), executor),
                 "ls", LsTool::new,
                 "grep", GrepTool::new,
-                "find", FindTool::new);
+                "find", FindTool::new,
+                TodoTool.NAME, p -> new TodoTool());
         List<Tool> tools = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (String raw : names) {

@@ -100,6 +100,21 @@ class EditorTerminalTest {
         assertEquals("/work", create.path("params").path("cwd").asText());
         answer(connection, create, "{\"terminalId\":\"t1\"}");
         awaitRequest(out, "terminal/wait_for_exit");
+        // A6/Z6: the terminal was embedded in the card before the wait, so the editor streams it live
+        List<JsonNode> written = requests(out);
+        int embedAt = -1;
+        for (int i = 0; i < written.size(); i++) {
+            if ("session/update".equals(written.get(i).path("method").asText())) {
+                embedAt = i;
+            }
+        }
+        assertTrue(embedAt >= 0, written.toString());
+        JsonNode embed = written.get(embedAt).path("params");
+        assertEquals("s1", embed.path("sessionId").asText());
+        assertEquals("tool_call_update", embed.path("update").path("sessionUpdate").asText());
+        assertEquals("c1", embed.path("update").path("toolCallId").asText());
+        assertEquals("{\"type\":\"terminal\",\"terminalId\":\"t1\"}", embed.path("update").path("content").path(0).toString());
+        assertTrue(embedAt < written.indexOf(awaitRequest(out, "terminal/wait_for_exit")), "embedded before the wait");
         cancel.cancel();
         JsonNode kill = awaitRequest(out, "terminal/kill");
         assertEquals("t1", kill.path("params").path("terminalId").asText());
@@ -107,6 +122,7 @@ class EditorTerminalTest {
         ToolResult done = result.get();
         assertEquals("partial\n\nCommand aborted", text(done));
         assertTrue(done.isError());
+        assertEquals("t1", done.details().path(EditorTerminal.TERMINAL_ID).asText(), "the card's end keeps it");
         assertEquals("t1", awaitRequest(out, "terminal/release").path("params").path("terminalId").asText());
     }
 }

@@ -94,6 +94,82 @@ class EditorToolsTest {
         assertEquals(2, ran.get(), "rejected: not run");
     }
 
+    private static List<JsonNode> lines(ByteArrayOutputStream out) {
+        synchronized (out) {
+            return out.toString(StandardCharsets.UTF_8).lines().filter(line -> !line.isBlank()).map(line -> {
+                try {
+                    return Json.mapper().readTree(line);
+                } catch (IOException e) {
+                    throw new AssertionError(e);
+                }
+            }).toList();
+        }
+    }
+
+    private static Tool tool(String name, AtomicInteger ran) {
+        return new Tool() {
+            @Override
+            public ToolDefinition definition() {
+                return new ToolDefinition(name, name, Json.mapper().createObjectNode());
+            }
+
+            @Override
+            public ToolResult execute(String id, JsonNode args, CancellationToken cancel,
+                    Consumer<dev.agentd.protocol.event.ToolOutput> onUpdate) {
+                ran.incrementAndGet();
+                return ToolResult.text("ran");
+            }
+        };
+    }
+
+    /** A11: the card stays pending while the user decides; in_progress follows the allow, then the run. */
+    @Test
+    void theCallRunsOnlyAfterTheAllowAndIsAnnouncedRunningThen() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        AcpConnection connection = new AcpConnection(new RpcOutput(new JsonlWriter(out, Json.mapper()), () -> { }));
+        AtomicInteger ran = new AtomicInteger();
+        EditorTools tools = new EditorTools(connection, () -> "s1", tmp, true, UnaryOperator.identity());
+        assertTrue(tools.asksFirst("bash") && !tools.asksFirst("read"));
+        assertTrue(!new EditorTools(connection, () -> "s1", tmp, false, UnaryOperator.identity()).asksFirst("bash"));
+        Tool asking = tools.decorate(List.of(tool("bash", ran))).get(0);
+        CompletableFuture<ToolResult> result = run(asking, "{\"command\":\"ls\"}");
+        JsonNode request = Waits.await().until(() -> requests(out), list -> list.size() == 1).get(0);
+        assertTrue(lines(out).stream().noneMatch(l -> "session/update".equals(l.path("method").asText())),
+                "nothing says in_progress before the answer");
+        answer(connection, request, "allow_once");
+        assertEquals("ran", ((dev.agentd.protocol.message.ContentBlock.Text) result.get().content().get(0)).text());
+        JsonNode running = lines(out).stream().filter(l -> "session/update".equals(l.path("method").asText()))
+                .findFirst().orElseThrow().path("params");
+        assertEquals("s1", running.path("sessionId").asText());
+        assertEquals("in_progress", running.path("update").path("status").asText());
+        assertEquals("c", running.path("update").path("toolCallId").asText());
+    }
+
+    /** A11: session/cancel while the user decides ends the call with a sentence, not an exception's name. */
+    @Test
+    void aCancelDuringTheAskFailsTheCallReadably() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        AcpConnection connection = new AcpConnection(new RpcOutput(new JsonlWriter(out, Json.mapper()), () -> { }));
+        AtomicInteger ran = new AtomicInteger();
+        Tool asking = new EditorTools(connection, () -> "s1", tmp, true, UnaryOperator.identity())
+                .decorate(List.of(tool("bash", ran))).get(0);
+        CancellationToken cancel = new CancellationToken();
+        CompletableFuture<ToolResult> result = CompletableFuture.supplyAsync(() -> {
+            try {
+                return asking.execute("c", Json.mapper().readTree("{\"command\":\"ls\"}"), cancel, update -> { });
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Waits.await().until(() -> requests(out), list -> list.size() == 1);
+        cancel.cancel();
+        ToolResult done = result.get();
+        assertTrue(done.isError());
+        assertEquals("Cancelled while waiting for permission to run this bash call.",
+                ((dev.agentd.protocol.message.ContentBlock.Text) done.content().get(0)).text());
+        assertEquals(0, ran.get());
+    }
+
     private static CompletableFuture<ToolResult> run(Tool tool, String args) {
         return CompletableFuture.supplyAsync(() -> {
             try {

@@ -30,7 +30,7 @@ class HistoryReplayTest {
                         "api", "p", "m", Usage.ZERO, StopReason.TOOL_USE, null, 0),
                 new AgentMessage.ToolResult("t1", "edit", List.of(new ContentBlock.Text("done", null)), null, false, 0),
                 new AgentMessage.ToolResult("t2", "bash", List.of(new ContentBlock.Text("exit 1", null)), null, true, 0));
-        List<ObjectNode> updates = HistoryReplay.updates(messages, Path.of("/w"));
+        List<ObjectNode> updates = HistoryReplay.updates(messages, Path.of("/w"), false);
         assertEquals(List.of("user_message_chunk", "user_message_chunk", "agent_thought_chunk", "agent_message_chunk",
                 "tool_call", "tool_call_update", "tool_call_update"),
                 updates.stream().map(u -> u.path("sessionUpdate").asText()).toList());
@@ -45,13 +45,37 @@ class HistoryReplayTest {
         assertEquals("diff", finished.path("content").path(0).path("type").asText());
         assertEquals("done", finished.path("content").path(1).path("content").path("text").asText());
         assertEquals("failed", updates.get(6).path("status").asText());
+        // each chunk names its message: the user's two blocks one message, the reply another
+        assertEquals(updates.get(0).path("messageId"), updates.get(1).path("messageId"));
+        assertEquals(updates.get(2).path("messageId"), updates.get(3).path("messageId"));
+        assertTrue(!updates.get(0).path("messageId").equals(updates.get(3).path("messageId")));
+    }
+
+    /** A1/Z5: the summary stands where the compaction was made, between the earlier and later messages. */
+    @Test
+    void aCompactionSummaryIsReplayedAtItsPlace() {
+        List<AgentMessage> transcript = List.of(
+                new AgentMessage.User(List.of(new ContentBlock.Text("old", null)), 0),
+                new AgentMessage.CompactionSummary("what was said", 900, 0),
+                new AgentMessage.User(List.of(new ContentBlock.Text("new", null)), 0));
+        List<ObjectNode> shown = HistoryReplay.updates(transcript, Path.of("/w"), true);
+        assertEquals(List.of("user_message_chunk", "compaction_update", "user_message_chunk"),
+                shown.stream().map(u -> u.path("sessionUpdate").asText()).toList());
+        assertEquals("completed", shown.get(1).path("status").asText());
+        assertEquals("what was said", shown.get(1).path("summary").path(0).path("text").asText());
+        assertEquals(900, shown.get(1).path("_meta").path("agentd/compaction").path("tokensBefore").asLong());
+        // a client that does not show compactions gets the summary as a marked message of its own
+        List<ObjectNode> plain = HistoryReplay.updates(transcript, Path.of("/w"), false);
+        assertEquals("agent_message_chunk", plain.get(1).path("sessionUpdate").asText());
+        assertTrue(plain.get(1).path("content").path("text").asText().contains("what was said"));
+        assertTrue(plain.get(1).path("_meta").has("agentd/compaction"));
     }
 
     /** Exhaustive (issue 23): each stored message and block kind is replayed, or listed as not. */
     @Test
     void everyMessageAndBlockKindIsReplayedOrListedAsNot() {
         Set<Class<?>> replayed = Set.of(AgentMessage.User.class, AgentMessage.Assistant.class,
-                AgentMessage.ToolResult.class);
+                AgentMessage.ToolResult.class, AgentMessage.CompactionSummary.class);
         for (Class<?> type : SealedCases.permitted(AgentMessage.class)) {
             assertTrue(replayed.contains(type) ^ HistoryReplay.NOT_REPLAYED.contains(type), type.getSimpleName());
         }

@@ -106,6 +106,64 @@ class UpdateMapperTest {
         assertEquals("Successfully wrote 3 bytes", done.path("content").path(1).path("content").path("text").asText());
     }
 
+    private static UpdateMapper.View streaming(String messageId, java.util.function.Predicate<String> askedFirst,
+            Map<String, JsonNode> args) {
+        return new UpdateMapper.View(false, 1_000_000L, CWD, 200_000, null, args::get, () -> OPTIONS, false, null,
+                () -> 0, null, null, messageId, askedFirst);
+    }
+
+    /** A3/Z2: each reply names its message, so a retried answer is a new message, apart from a failed one's text. */
+    @Test
+    void chunksCarryTheMessageIdOfTheirReply() {
+        ObjectNode first = UpdateMapper.map(streamed("text_delta", "partial", null), streaming("msg-1", n -> false,
+                Map.of())).get(0);
+        ObjectNode retried = UpdateMapper.map(streamed("text_delta", "answer", null), streaming("msg-2", n -> false,
+                Map.of())).get(0);
+        ObjectNode thought = UpdateMapper.map(streamed("thinking_delta", "hmm", null), streaming("msg-2", n -> false,
+                Map.of())).get(0);
+        assertEquals("msg-1", first.path("messageId").asText());
+        assertEquals("msg-2", retried.path("messageId").asText());
+        assertEquals("msg-2", thought.path("messageId").asText());
+        assertTrue(one(streamed("text_delta", "x", null)).path("messageId").isMissingNode(), "none known: none sent");
+    }
+
+    /** A11: a call that asks first is not announced running at its start (EditorTools says so once allowed). */
+    @Test
+    void aCallThatAsksFirstStaysPendingAtItsStart() {
+        var askedFirst = streaming(null, "bash"::equals, Map.of());
+        assertEquals(List.of(), UpdateMapper.map(new AgentEvent.ToolExecutionStart("t1", "bash", null), askedFirst));
+        assertEquals("in_progress", UpdateMapper.map(new AgentEvent.ToolExecutionStart("t2", "read", null), askedFirst)
+                .get(0).path("status").asText());
+    }
+
+    /** A6/Z6: the card's final update keeps the editor terminal the command ran in, before the text. */
+    @Test
+    void aTerminalRunKeepsItsTerminalInTheCard() {
+        ObjectNode done = one(new AgentEvent.ToolExecutionEnd("t1", "bash", new ToolOutput(
+                List.of(new ContentBlock.Text("out", null)), AcpJson.object().put("terminalId", "term-9")), false));
+        assertEquals("{\"type\":\"terminal\",\"terminalId\":\"term-9\"}", done.path("content").path(0).toString());
+        assertEquals("out", done.path("content").path(1).path("content").path("text").asText());
+    }
+
+    /** Item 6: a successful todo call is the client's plan, whole, priority medium when not given. */
+    @Test
+    void aTodoCallBecomesAPlan() throws Exception {
+        JsonNode args = dev.agentd.protocol.json.Json.mapper().readTree("{\"todos\":[{\"content\":\"read\","
+                + "\"status\":\"completed\",\"priority\":\"high\"},{\"content\":\"fix\",\"status\":\"in_progress\"}]}");
+        List<ObjectNode> updates = UpdateMapper.map(new AgentEvent.ToolExecutionEnd("t1", "todo", new ToolOutput(
+                List.of(new ContentBlock.Text("Todo list updated", null)), null), false),
+                streaming(null, n -> false, Map.of("t1", args)));
+        assertEquals(List.of("tool_call_update", "plan"), updates.stream().map(u -> u.path("sessionUpdate").asText()).toList());
+        assertEquals("[{\"content\":\"read\",\"priority\":\"high\",\"status\":\"completed\"},"
+                + "{\"content\":\"fix\",\"priority\":\"medium\",\"status\":\"in_progress\"}]",
+                updates.get(1).path("entries").toString());
+        List<ObjectNode> failed = UpdateMapper.map(new AgentEvent.ToolExecutionEnd("t1", "todo", new ToolOutput(
+                List.of(new ContentBlock.Text("Invalid", null)), null), true), streaming(null, n -> false, Map.of("t1", args)));
+        assertEquals(1, failed.size(), "a failed call changes no plan");
+        assertEquals(null, TodoPlan.update("todo", AcpJson.object().put("todos", "nope")));
+        assertEquals(null, TodoPlan.update("write", args));
+    }
+
     @Test
     void aFailedToolCallIsFailedWithoutADiff() {
         ObjectNode failed = one(new AgentEvent.ToolExecutionEnd("t1", "write",

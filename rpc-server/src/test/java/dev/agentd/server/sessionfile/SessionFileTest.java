@@ -142,6 +142,24 @@ class SessionFileTest {
         assertEquals(12345, ((AgentMessage.CompactionSummary) context.get(0)).tokensBefore());
     }
 
+    /** A1/Z5: an editor's reload shows what was said before a compaction too, the summary where it was made. */
+    @Test
+    void theTranscriptKeepsCompactedMessagesWithTheSummaryAtItsPlace() {
+        SessionFile session = SessionFile.create(null, "/work", null, clock::get);
+        session.appendMessage(user("old question"));
+        session.appendMessage(reply("old answer"));
+        String kept = session.appendMessage(user("recent question")).id();
+        session.appendMessage(reply("recent answer"));
+        session.appendCompaction("summary of old things", kept, 12345, null);
+        session.appendMessage(user("after"));
+        List<AgentMessage> transcript = session.transcript();
+        assertEquals(List.of("user", "assistant", "user", "assistant", "compactionSummary", "user"),
+                transcript.stream().map(AgentMessage::role).toList());
+        assertEquals("old question", ((AgentMessage.User) transcript.get(0)).text());
+        assertEquals("summary of old things", ((AgentMessage.CompactionSummary) transcript.get(4)).summary());
+        assertEquals(4, session.buildContext().size()); // the model's context is unchanged
+    }
+
     @Test
     void forkCopiesTheBranchBeforeTheChosenUserMessage() throws IOException {
         Path original = dir.resolve("a.jsonl");

@@ -67,7 +67,7 @@ public final class FauxProvider implements Provider {
         if (cancel.isCancelled()) {
             return reply.aborted();
         }
-        if (step.error() != null) {
+        if (step.error() != null && step.text() == null) {
             // Script text is client input: ProviderError cuts it like a provider's (TextBounds).
             return reply.fail(new ProviderError(step.error(), step.status(), step.errorType(), step.retryAfterMs(), null));
         }
@@ -84,6 +84,10 @@ public final class FauxProvider implements Provider {
             int index = reply.startText();
             if (!streamChunks(step.text(), delta -> reply.textDelta(index, delta), chunkDelay, cancel)) {
                 return reply.aborted();
+            }
+            if (step.error() != null) { // a mid-stream failure: the text so far, then the error
+                return reply.fail(new ProviderError(step.error(), step.status(), step.errorType(), step.retryAfterMs(),
+                        null));
             }
             reply.endText(index);
         }
