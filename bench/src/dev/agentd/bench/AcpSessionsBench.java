@@ -134,6 +134,17 @@ public final class AcpSessionsBench {
                     turns.add(Stats.ms(times[chunks] - times[0]));
                 }
             }
+            if (System.getenv("BENCH_DEBUG") != null) { // lateness at the first, middle and last chunk
+                for (int i : new int[] {0, chunks / 2, chunks - 1}) {
+                    List<Double> at = new ArrayList<>();
+                    for (int k = i; k < lateness.size(); k += chunks) {
+                        at.add(lateness.get(k));
+                    }
+                    Stats one = new Stats(at);
+                    System.err.printf("n=%d chunk %d: solo %.1f ms, lateness p50 %.1f p99 %.1f max %.1f%n", n, i,
+                            Stats.ms(soloAt[i]), one.median(), one.percentile(99), one.max());
+                }
+            }
             double cpuPerChunk = (cpuMs(daemon) - cpuBefore) * 1000.0 / (rounds * (long) n * chunks);
             Stats late = new Stats(lateness);
             Stats stall = new Stats(stalls);
