@@ -61,6 +61,14 @@ public final class QuotaBook {
         }
     }
 
+    /** The latest figures of {@code selector}, or null. */
+    public RateLimits latest(String selector) {
+        synchronized (bySelector) {
+            Entry entry = bySelector.get(selector);
+            return entry == null ? null : entry.limits();
+        }
+    }
+
     /** The current utilization of {@code selector} ({@link QuotaRules#current}); empty when unknown. */
     public OptionalDouble utilization(String selector, long nowMs) {
         Entry entry;

@@ -9,6 +9,7 @@ import dev.agentd.protocol.model.StreamingBehavior;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.protocol.model.UpdateMode;
 import dev.agentd.protocol.response.McpServerStatus;
+import dev.agentd.protocol.response.RateLimits;
 import dev.agentd.protocol.response.Results;
 import dev.agentd.protocol.response.SessionState;
 import dev.agentd.protocol.response.SessionStats;
@@ -354,6 +355,11 @@ public final class AgentSession implements AutoCloseable {
     /** The session file's path, null with --no-session. */
     public String sessionFile() {
         return journal.pathText();
+    }
+
+    /** The latest rate-limit figures of {@code selector}'s replies, or null when none carried any. */
+    public RateLimits rateLimits(String selector) {
+        return quota.latest(selector);
     }
 
     public SessionState state() {
