@@ -121,7 +121,7 @@ public final class WireTrees {
         window(tree, "outputTokens", limits.outputTokens());
         if (limits.windows() != null) {
             ObjectNode windows = tree.putObject("windows");
-            new java.util.TreeMap<>(limits.windows()).forEach((name, window) -> window(windows, name, window));
+            limits.windows().forEach((name, window) -> window(windows, name, window));
         }
         text(tree, "status", limits.status());
         if (limits.utilization() != null) {

@@ -1,6 +1,8 @@
 package dev.agentd.protocol.response;
 
+import java.util.Collections;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What a provider's rate-limit headers said about one selector ({@code provider/model}) on its
@@ -21,7 +23,8 @@ public record RateLimits(String selector, Window requests, Window tokens, Window
         Map<String, Window> windows, String status, Double utilization, long updatedAt) {
 
     public RateLimits {
-        windows = windows == null || windows.isEmpty() ? null : Map.copyOf(windows);
+        // sorted by name, so the wire order is stable
+        windows = windows == null || windows.isEmpty() ? null : Collections.unmodifiableMap(new TreeMap<>(windows));
     }
 
     /** The same figures for {@code selector}. */
