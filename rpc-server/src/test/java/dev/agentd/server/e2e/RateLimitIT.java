@@ -155,6 +155,17 @@ class RateLimitIT {
         assertEquals("quota", applied.get(0).path("reason").asText());
         assertEquals(1, of(second, "model_changed").size());
         assertEquals(List.of(), of(second, "auto_retry_start"), "a switch before the turn, not a retry");
+        JsonNode logged = null;
+        for (String line : Files.readAllLines(agentDir.resolve("logs").resolve("fallback.log"))) {
+            JsonNode record = Json.mapper().readTree(line);
+            if (record.path("event").asText().equals("preemptive_switch")) {
+                logged = record;
+            }
+        }
+        assertTrue(logged != null, "fallback.log records the decision");
+        assertEquals(0.86, logged.path("utilization").asDouble());
+        assertEquals(0.85, logged.path("threshold").asDouble());
+        assertEquals(SPARE, logged.path("to").asText());
 
         List<JsonNode> third = prompt("p3");
         assertEquals(List.of(), of(third, "retry_fallback_reverted"), "the primary is still at 86 %");
