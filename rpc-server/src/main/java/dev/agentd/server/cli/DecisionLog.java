@@ -22,7 +22,7 @@ final class DecisionLog {
             AgentEvent.SessionInfoChanged.class, AgentEvent.ModelChanged.class,
             AgentEvent.RetryFallbackSucceeded.class, AgentEvent.RetryProbeScheduled.class,
             AgentEvent.RetryProbeResult.class, AgentEvent.FallbackCircuitClosed.class, AgentEvent.Unknown.class,
-            AgentEvent.AgentSettled.class,
+            AgentEvent.AgentSettled.class, AgentEvent.RateLimitUpdate.class,
             // a summary's retries stay inside the compaction, whose start and end are logged
             AgentEvent.SummarizationRetryScheduled.class, AgentEvent.SummarizationRetryAttemptStart.class,
             AgentEvent.SummarizationRetryFinished.class);

@@ -9,6 +9,7 @@ import dev.agentd.protocol.model.StreamingBehavior;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.protocol.model.UpdateMode;
 import dev.agentd.protocol.response.McpServerStatus;
+import dev.agentd.protocol.response.RateLimits;
 import dev.agentd.protocol.response.Results;
 import dev.agentd.protocol.response.SessionState;
 import dev.agentd.protocol.response.SessionStats;
@@ -22,6 +23,7 @@ import dev.agentd.server.fallback.control.FallbackCommands;
 import dev.agentd.server.fallback.control.FallbackServices;
 import dev.agentd.server.fallback.control.FallbackWiring;
 import dev.agentd.server.fallback.control.SessionFallback;
+import dev.agentd.server.quota.QuotaBook;
 import dev.agentd.server.recovery.Classification;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.sessionfile.EntrySnapshot;
@@ -73,6 +75,8 @@ public final class AgentSession implements AutoCloseable {
         return thread;
     });
     private volatile UpdateMode updateMode;
+    /** What the providers' rate-limit headers said, per selector (issue 27 point 4). */
+    private final QuotaBook quota = new QuotaBook(bus::publish);
 
     /**
      * @param file the session file to continue (loaded) or start (new); its context becomes the
@@ -88,10 +92,10 @@ public final class AgentSession implements AutoCloseable {
         this.settings = new SettingsControl(context, queues);
         this.journal = new SessionJournal(file, context.sessionPaths(), context.cwd(), context.scheduler()::now);
         this.models = new ModelControl(context, defaults, initialModel, initialThinking);
-        this.calls = new ProviderCalls(context, models, this::sessionId);
+        this.calls = new ProviderCalls(context, models, this::sessionId, quota);
         this.fallback = SessionFallback.create(new FallbackWiring(context.scheduler(), context.settings()::current,
                 context.random(), context.models(), context.availability(), bus::publish, calls::probe, this::sessionId, runThread,
-                fallbackServices), models, context.settings(), context::persist);
+                fallbackServices, selector -> quota.utilization(selector, context.scheduler().now())), models, context.settings(), context::persist);
         // The recorder first: a switch is journalled and announced before fallback reacts to it.
         models.addObserver(new ModelChangeRecorder(journal, bus));
         models.addObserver(new FallbackObserver(fallback.boundary()));
@@ -353,6 +357,11 @@ public final class AgentSession implements AutoCloseable {
         return journal.pathText();
     }
 
+    /** The latest rate-limit figures of {@code selector}'s replies, or null when none carried any. */
+    public RateLimits rateLimits(String selector) {
+        return quota.latest(selector);
+    }
+
     public SessionState state() {
         int attempt = control.retryAttempt();
         ModelChoice choice = models.choice();
@@ -360,7 +369,8 @@ public final class AgentSession implements AutoCloseable {
                 recovery.compacting(), queues.steeringMode(), queues.followUpMode(), journal.pathText(), sessionId(),
                 journal.file().name().orElse(null), settings.compaction().enabled(), conversation.snapshot().size(),
                 queues.size(), settings.retry().enabled(), control.chainOpen(), attempt)
-                .withWarnings(concat(startupWarnings, toolServers.warnings())).withMcpServers(toolServers.status());
+                .withWarnings(concat(startupWarnings, toolServers.warnings())).withMcpServers(toolServers.status())
+                .withRateLimits(quota.snapshot());
     }
 
     /**
