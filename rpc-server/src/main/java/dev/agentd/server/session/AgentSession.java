@@ -47,6 +47,8 @@ import java.util.function.Consumer;
 public final class AgentSession implements AutoCloseable {
     static final String BUSY = "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') "
             + "to queue the message.";
+    static final String RETRY_BUSY = "Agent is already processing: retry re-runs a failed turn once the session is idle";
+    static final String NOTHING_TO_RETRY = "Nothing to retry: the last turn did not end with an error";
 
     private final SessionContext context;
     private final EventBus bus = new EventBus();
@@ -180,6 +182,45 @@ public final class AgentSession implements AutoCloseable {
 
     public MessageQueues.Cleared clearQueue() {
         return queues.clear();
+    }
+
+    /**
+     * {@code retry}: re-runs the last turn when it ended in an error (SPEC §5.8), on the current
+     * model, as a fresh run with no new prompt (one request, then the normal retry and fallback
+     * policy). Refused on the spot while a run is in progress; the rest is checked on the run
+     * thread, where nothing else changes the conversation, and a refusal completes the ticket's
+     * {@code done} with {@link PromptFailedException} (one answer, as for a prompt).
+     *
+     * @throws PromptRejectedException when a run (or a retry sleep) is in progress
+     */
+    public PromptTicket retry() {
+        RunControl.Start start = control.startOrElse(() -> {
+            throw new PromptRejectedException(RETRY_BUSY);
+        });
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        start.end().whenComplete((ignored, error) -> done.complete(null));
+        return new PromptTicket(done, onAccepted -> runThread.execute(
+                () -> startRetry(start.token(), done, onAccepted)), false);
+    }
+
+    /** The retry's preflight (a failed last turn, the credential), then the run. Run thread only. */
+    private void startRetry(CancellationToken token, CompletableFuture<Void> done, Runnable onAccepted) {
+        try {
+            Optional<String> problem = FailedTurn.retryable(conversation.snapshot())
+                    ? calls.credentialProblem() : Optional.of(NOTHING_TO_RETRY);
+            if (problem.isPresent()) {
+                control.finishUnstarted(() -> done.completeExceptionally(new PromptFailedException(problem.get())));
+                return;
+            }
+            onAccepted.run();
+            // As an automatic retry does: the failed reply leaves the working context, stays in the file.
+            conversation.removeLastIf(FailedTurn::isErrorReply);
+            fallback.boundary().beforeAttempt();
+        } catch (Throwable e) {
+            recovery.crashed(token, e, false);
+            return;
+        }
+        execute(List.of(), token);
     }
 
     /** The preflight's second half (model, credential), then the run. Run thread only. */
