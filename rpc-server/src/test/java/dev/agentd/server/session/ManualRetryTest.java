@@ -143,6 +143,22 @@ class ManualRetryTest {
     }
 
     @Test
+    void aChainCancelledDuringItsSleepCanBeRetried() {
+        harness.enqueue(overloaded(), FauxStep.text("on demand"));
+        CompletableFuture<Void> done = harness.session.prompt("hi");
+        await().until(() -> harness.scheduler.pendingDelays().equals(List.of(2000L)));
+        harness.session.abortRetry();
+        await().until(done::isDone);
+        assertEquals(1, harness.session.messages().size(), "the failed reply left before the sleep");
+
+        CompletableFuture<Void> retried = retry(new AtomicInteger());
+        await().until(retried::isDone);
+        assertFalse(retried.isCompletedExceptionally());
+        assertEquals("on demand", harness.session.lastAssistantText().orElseThrow());
+        assertEquals(2, harness.faux.requestCount());
+    }
+
+    @Test
     void anAbortedTurnIsNotRetried() throws Exception {
         harness.enqueue(FauxStep.text("slow").withDelayMs(60_000));
         CompletableFuture<Void> done = harness.session.prompt("hi");
@@ -161,7 +177,8 @@ class ManualRetryTest {
         AgentMessage failed = reply(StopReason.ERROR);
         AgentMessage bash = new AgentMessage.BashExecution("ls", "", 0, false, false, null, false, 2);
         assertTrue(FailedTurn.retryable(List.of(user, failed, bash)));
-        assertFalse(FailedTurn.retryable(List.of(user, failed, user)), "a later prompt is another turn");
+        assertTrue(FailedTurn.retryable(List.of(user, failed, user)), "a prompt left without a reply");
+        assertTrue(FailedTurn.retryable(List.of(user)), "a chain cancelled in its sleep dropped the reply");
         assertFalse(FailedTurn.retryable(List.of(user, reply(StopReason.ABORTED))));
         assertFalse(FailedTurn.retryable(List.of(user, reply(StopReason.STOP))));
         assertFalse(FailedTurn.retryable(List.of()));
