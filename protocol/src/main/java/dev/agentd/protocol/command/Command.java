@@ -165,7 +165,7 @@ public sealed interface Command {
 
     /**
      * Re-runs the last turn when it ended in an error (its retries and fallback spent), on the
-     * current model, without a new prompt; answered like a prompt (SPEC §5.8).
+     * current model, without a new prompt; answered like a prompt (SPEC §5.7).
      */
     @WireType("retry")
     record Retry() implements Command {}

@@ -70,7 +70,7 @@ public final class CommandRouter {
             return;
         }
         if (command instanceof Command.Retry) {
-            launch(id, name, session::retry, respond); // answered as a prompt is (SPEC §5.8)
+            launch(id, name, session::retry, respond); // answered as a prompt is (SPEC §5.7)
             return;
         }
         CompletionStage<?> result;

@@ -185,7 +185,7 @@ public final class AgentSession implements AutoCloseable {
     }
 
     /**
-     * {@code retry}: re-runs the last turn when it ended in an error (SPEC §5.8), on the current
+     * {@code retry}: re-runs the last turn when it ended in an error (SPEC §5.7), on the current
      * model, as a fresh run with no new prompt (one request, then the normal retry and fallback
      * policy). Refused on the spot while a run is in progress; the rest is checked on the run
      * thread, where nothing else changes the conversation, and a refusal completes the ticket's

@@ -5,7 +5,7 @@ import dev.agentd.protocol.message.StopReason;
 import java.util.List;
 
 /**
- * Whether the working context ends in a turn a manual {@code retry} may re-run (SPEC §5.8): its
+ * Whether the working context ends in a turn a manual {@code retry} may re-run (SPEC §5.7): its
  * last message of the turn's own kinds (user, assistant, tool result) is a reply that ended with
  * an error, or a user message or tool result no reply followed — a chain cancelled during its
  * backoff sleep had already dropped its failed reply. Other messages (a user's bash output

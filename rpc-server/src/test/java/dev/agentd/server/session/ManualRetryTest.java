@@ -22,7 +22,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** SPEC §5.8 on fake time: {@code retry} re-runs a failed turn once, then the normal policy applies. */
+/** SPEC §5.7 on fake time: {@code retry} re-runs a failed turn once, then the normal policy applies. */
 class ManualRetryTest {
     private static final String OVERLOADED =
             "529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}";
