@@ -40,6 +40,7 @@ public final class UpdateMapper {
             AgentEvent.RetryFallbackReverted.class, AgentEvent.RetryFallbackExhausted.class,
             AgentEvent.RetryProbeScheduled.class, AgentEvent.RetryProbeResult.class,
             AgentEvent.FallbackCircuitOpened.class, AgentEvent.FallbackCircuitClosed.class, AgentEvent.Unknown.class,
+            AgentEvent.ModelRerouted.class, // the reply itself says who answered (_meta-free v1)
             AgentEvent.AgentSettled.class); // the prompt's answer (its stopReason) says the turn is over
 
     /** Tool output blocks a tool-call update cannot show (tools produce text and images). */

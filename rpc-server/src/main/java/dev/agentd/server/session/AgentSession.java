@@ -17,6 +17,7 @@ import dev.agentd.server.agent.Conversation;
 import dev.agentd.server.agent.MessageQueues;
 import dev.agentd.server.agent.RunOutcome;
 import dev.agentd.server.ai.ModelChoice;
+import dev.agentd.server.ai.Reroute;
 import dev.agentd.server.compaction.CompactionException;
 import dev.agentd.server.fallback.control.FallbackCommands;
 import dev.agentd.server.fallback.control.FallbackServices;
@@ -122,6 +123,11 @@ public final class AgentSession implements AutoCloseable {
 
     /** Every event of a run passes here: published, then shown to recovery (chain end, overflow resets). */
     private void emit(AgentEvent event) {
+        if (event instanceof AgentEvent.MessageEnd end && end.message() instanceof AgentMessage.Assistant reply) {
+            // once per reply, before its end: the client knows who answered when it reads the reply
+            Reroute.of(reply).ifPresent(reroute -> bus.publish(
+                    new AgentEvent.ModelRerouted(reroute.requested(), reroute.responded(), null)));
+        }
         bus.publish(event);
         if (event instanceof AgentEvent.MessageEnd end) {
             if (end.message() instanceof AgentMessage.User) {
