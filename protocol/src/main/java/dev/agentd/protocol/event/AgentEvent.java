@@ -181,6 +181,14 @@ public sealed interface AgentEvent {
     @WireType("retry_fallback_exhausted")
     record RetryFallbackExhausted(String chainKey, String lastError) implements AgentEvent {}
 
+    /**
+     * A reply came from another model than the one requested (a provider's server-side fallback,
+     * a gateway's reroute; FALLBACK §10): once per reply, just before its {@code message_end}.
+     * {@code reason} is null unless the provider named one.
+     */
+    @WireType("model_rerouted")
+    record ModelRerouted(String requested, String responded, String reason) implements AgentEvent {}
+
     @WireType("retry_probe_scheduled")
     record RetryProbeScheduled(String selector, long atMs, int probeIndex) implements AgentEvent {}
 

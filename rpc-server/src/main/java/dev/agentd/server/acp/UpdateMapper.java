@@ -42,6 +42,7 @@ public final class UpdateMapper {
             AgentEvent.RetryFallbackReverted.class, AgentEvent.RetryFallbackExhausted.class,
             AgentEvent.RetryProbeScheduled.class, AgentEvent.RetryProbeResult.class,
             AgentEvent.FallbackCircuitOpened.class, AgentEvent.FallbackCircuitClosed.class, AgentEvent.Unknown.class,
+            AgentEvent.ModelRerouted.class, // the reply itself says who answered (_meta-free v1)
             AgentEvent.AgentSettled.class, // the prompt's answer (its stopReason) says the turn is over
             AgentEvent.RateLimitUpdate.class); // the figures ride on usage_update's _meta instead
 

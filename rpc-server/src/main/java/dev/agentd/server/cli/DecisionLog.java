@@ -65,6 +65,10 @@ final class DecisionLog {
         if (event instanceof AgentEvent.RetryFallbackExhausted e) {
             return "fallback chain " + e.chainKey() + " exhausted: " + e.lastError();
         }
+        if (event instanceof AgentEvent.ModelRerouted e) {
+            return "the provider answered " + e.requested() + " with " + e.responded()
+                    + (e.reason() == null ? "" : " because: " + e.reason());
+        }
         if (event instanceof AgentEvent.FallbackCircuitOpened e) {
             return "circuit opened for " + e.selector() + " for " + e.durationMs() + " ms";
         }

@@ -18,6 +18,7 @@ import dev.agentd.server.agent.Conversation;
 import dev.agentd.server.agent.MessageQueues;
 import dev.agentd.server.agent.RunOutcome;
 import dev.agentd.server.ai.ModelChoice;
+import dev.agentd.server.ai.Reroute;
 import dev.agentd.server.compaction.CompactionException;
 import dev.agentd.server.fallback.control.FallbackCommands;
 import dev.agentd.server.fallback.control.FallbackServices;
@@ -49,6 +50,8 @@ import java.util.function.Consumer;
 public final class AgentSession implements AutoCloseable {
     static final String BUSY = "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') "
             + "to queue the message.";
+    static final String RETRY_BUSY = "Agent is already processing: retry re-runs a failed turn once the session is idle";
+    static final String NOTHING_TO_RETRY = "Nothing to retry: the last turn did not end with an error";
 
     private final SessionContext context;
     private final EventBus bus = new EventBus();
@@ -124,6 +127,11 @@ public final class AgentSession implements AutoCloseable {
 
     /** Every event of a run passes here: published, then shown to recovery (chain end, overflow resets). */
     private void emit(AgentEvent event) {
+        if (event instanceof AgentEvent.MessageEnd end && end.message() instanceof AgentMessage.Assistant reply) {
+            // once per reply, before its end: the client knows who answered when it reads the reply
+            Reroute.of(reply).ifPresent(reroute -> bus.publish(
+                    new AgentEvent.ModelRerouted(reroute.requested(), reroute.responded(), null)));
+        }
         bus.publish(event);
         if (event instanceof AgentEvent.MessageEnd end) {
             if (end.message() instanceof AgentMessage.User) {
@@ -184,6 +192,45 @@ public final class AgentSession implements AutoCloseable {
 
     public MessageQueues.Cleared clearQueue() {
         return queues.clear();
+    }
+
+    /**
+     * {@code retry}: re-runs the last turn when it ended in an error (SPEC §5.8), on the current
+     * model, as a fresh run with no new prompt (one request, then the normal retry and fallback
+     * policy). Refused on the spot while a run is in progress; the rest is checked on the run
+     * thread, where nothing else changes the conversation, and a refusal completes the ticket's
+     * {@code done} with {@link PromptFailedException} (one answer, as for a prompt).
+     *
+     * @throws PromptRejectedException when a run (or a retry sleep) is in progress
+     */
+    public PromptTicket retry() {
+        RunControl.Start start = control.startOrElse(() -> {
+            throw new PromptRejectedException(RETRY_BUSY);
+        });
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        start.end().whenComplete((ignored, error) -> done.complete(null));
+        return new PromptTicket(done, onAccepted -> runThread.execute(
+                () -> startRetry(start.token(), done, onAccepted)), false);
+    }
+
+    /** The retry's preflight (a failed last turn, the credential), then the run. Run thread only. */
+    private void startRetry(CancellationToken token, CompletableFuture<Void> done, Runnable onAccepted) {
+        try {
+            Optional<String> problem = FailedTurn.retryable(conversation.snapshot())
+                    ? calls.credentialProblem() : Optional.of(NOTHING_TO_RETRY);
+            if (problem.isPresent()) {
+                control.finishUnstarted(() -> done.completeExceptionally(new PromptFailedException(problem.get())));
+                return;
+            }
+            onAccepted.run();
+            // As an automatic retry does: the failed reply leaves the working context, stays in the file.
+            conversation.removeLastIf(FailedTurn::isErrorReply);
+            fallback.boundary().beforeAttempt();
+        } catch (Throwable e) {
+            recovery.crashed(token, e, false);
+            return;
+        }
+        execute(List.of(), token);
     }
 
     /** The preflight's second half (model, credential), then the run. Run thread only. */

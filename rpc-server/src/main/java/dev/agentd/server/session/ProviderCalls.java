@@ -9,6 +9,7 @@ import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.server.ai.ModelAvailability;
 import dev.agentd.server.ai.ModelChoice;
 import dev.agentd.server.ai.Provider;
+import dev.agentd.server.ai.Reroute;
 import dev.agentd.server.ai.StreamListener;
 import dev.agentd.server.ai.StreamRequest;
 import dev.agentd.server.ai.ToolDefinition;
@@ -104,7 +105,9 @@ final class ProviderCalls {
         StreamRequest request = new StreamRequest(model, systemPrompt, messages, tools, choice.effective(), key,
                 context.models().headers(model), sessionId.get(), maxOutputTokens);
         try {
-            return provider.get().stream(request, quota.tap(listener, model.selector()), cancel);
+            // A reply another model answered costs what that model costs (FALLBACK §10).
+            return Reroute.pricedAtResponder(provider.get().stream(request, quota.tap(listener, model.selector()),
+                    cancel), context.models());
         } catch (RuntimeException | Error e) {
             // Provider contract violation (or a StackOverflowError parsing a hostile reply); the message could
             // quote a request, so only the type is shown. The failed reply then ends the run as any error does.
