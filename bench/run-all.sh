@@ -8,7 +8,7 @@ out="$bench_dir/results/latest.md"
   echo
   machine
   echo
-  for script in startup stream retry rss jmh; do
+  for script in startup stream retry rss acp-sessions jmh; do
     bash "$bench_dir/$script.sh"
     echo
   done

@@ -73,14 +73,15 @@ final class Dispatcher implements Transport.Sink {
     private void onResponse(Response response) {
         PendingRequests.Claimed claimed = pending.claim(response);
         Response named = claimed == null ? response : claimed.response();
-        if (named.id() != null && "prompt".equals(named.command()) && !named.success()) {
+        boolean startsRun = "prompt".equals(named.command()) || "retry".equals(named.command());
+        if (named.id() != null && startsRun && !named.success()) {
             // A prompt's one answer (SPEC §3.3) says it failed: no run will follow. Settled
             // before anyone waiting on the response or the run is released.
             tracker.promptSettled(named.id());
         }
         String disposition = disposition(named);
         if (disposition != null) { // before the caller is released: its wait needs to know
-            tracker.answered("prompt".equals(named.command()) ? named.id() : null, disposition);
+            tracker.answered(startsRun ? named.id() : null, disposition);
         }
         if (claimed != null) {
             claimed.future().complete(named);

@@ -76,6 +76,12 @@ public record PromptResult(List<AgentEvent> events, String disposition) {
                 .map(AgentEvent.RetryFallbackApplied.class::cast).toList();
     }
 
+    /** The replies another model answered ({@code model_rerouted}), in order. */
+    public List<AgentEvent.ModelRerouted> reroutes() {
+        return events.stream().filter(AgentEvent.ModelRerouted.class::isInstance)
+                .map(AgentEvent.ModelRerouted.class::cast).toList();
+    }
+
     /** The chain that ran out of candidates ({@code retry_fallback_exhausted}), if the run walked one to its end. */
     public Optional<AgentEvent.RetryFallbackExhausted> fallbackExhausted() {
         return events.stream().filter(AgentEvent.RetryFallbackExhausted.class::isInstance)

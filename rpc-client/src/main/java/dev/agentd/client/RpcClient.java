@@ -154,6 +154,15 @@ public final class RpcClient implements RpcCommands, AutoCloseable {
     }
 
     /**
+     * Sends {@code retry} (re-runs the last turn that ended in an error) and waits until its run is
+     * over, as {@link #promptAndWait(String, Duration)} does; throws {@link PromptFailedException}
+     * when the daemon refuses it (busy, or nothing failed).
+     */
+    public PromptResult retryAndWait(Duration timeout) {
+        return collect(new Command.Retry(), timeout);
+    }
+
+    /**
      * Sends any command and collects every event from just before sending until the agent is idle
      * again after its response (for a prompt: including the run it starts, retries included).
      */
@@ -166,14 +175,14 @@ public final class RpcClient implements RpcCommands, AutoCloseable {
         long deadline = Deadlines.from(timeout);
         long runDeadline = tracker.deadlineAfter(timeout);
         String id = nextId();
-        boolean isPrompt = command instanceof Command.Prompt;
-        boolean hasBehavior = isPrompt && ((Command.Prompt) command).streamingBehavior() != null;
+        boolean isPrompt = command instanceof Command.Prompt || command instanceof Command.Retry;
+        boolean hasBehavior = command instanceof Command.Prompt prompt && prompt.streamingBehavior() != null;
         RunTracker.Watch watch = tracker.watch(isPrompt ? id : null, hasBehavior); // subscribe before sending
         try {
             Response response = awaitResponse(send(id, command), id, command.type(), deadline);
             if (isPrompt && !response.success()) {
                 // The prompt's one answer (SPEC §3.3): refused or failed its preflight, no run follows.
-                throw new PromptFailedException("prompt failed: " + response.error(), response.error(), stderr(),
+                throw new PromptFailedException(command.type() + " failed: " + response.error(), response.error(), stderr(),
                         tracker.events(watch), null);
             }
             ResponseData.decode(response, Void.class); // throws when refused
@@ -250,7 +259,8 @@ public final class RpcClient implements RpcCommands, AutoCloseable {
         if (current == null) {
             throw new IllegalStateException("RpcClient not started");
         }
-        if (command instanceof Command.Prompt prompt && prompt.streamingBehavior() == null) {
+        if (command instanceof Command.Prompt prompt && prompt.streamingBehavior() == null
+                || command instanceof Command.Retry) {
             tracker.promptSent(id); // busy from now until its agent_start or its failure
         }
         CompletableFuture<Response> future = pending.register(id, command.type());

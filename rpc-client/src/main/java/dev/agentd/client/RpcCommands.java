@@ -42,6 +42,16 @@ public interface RpcCommands {
         return disposition(request(new Command.Prompt(message, images, behavior), Results.Disposition.class));
     }
 
+    /**
+     * Re-runs the last turn that ended in an error (its retries and fallback spent) on the current
+     * model, without a new prompt; returns once the run started ({@code started}). The run is
+     * followed as a prompt's is (or use {@code RpcClient.retryAndWait}). Throws when refused: a run
+     * is in progress, or the last turn did not end with an error.
+     */
+    default String retry() {
+        return disposition(request(new Command.Retry(), Results.Disposition.class));
+    }
+
     /** Delivered after the current tool calls, before the next model call. */
     default String steer(String message) {
         return steer(message, null);

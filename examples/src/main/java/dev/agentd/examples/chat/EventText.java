@@ -60,6 +60,10 @@ final class EventText {
         if (event instanceof AgentEvent.FallbackCircuitClosed closed) {
             return Optional.of("Circuit closed for " + closed.selector());
         }
+        if (event instanceof AgentEvent.RateLimitUpdate update) {
+            return Optional.of(update.selector() + " has used " + Math.round(update.utilization() * 100)
+                    + " % of its rate limit");
+        }
         if (event instanceof AgentEvent.ModelChanged changed && isUserVisibleChange(changed.source())) {
             String thinking = changed.thinkingLevel() == null ? "" : ", thinking " + changed.thinkingLevel().wire();
             return Optional.of("Model: " + changed.model().selector() + thinking);

@@ -163,6 +163,13 @@ public sealed interface Command {
     @WireType("clear_queue")
     record ClearQueue() implements Command {}
 
+    /**
+     * Re-runs the last turn when it ended in an error (its retries and fallback spent), on the
+     * current model, without a new prompt; answered like a prompt (SPEC §5.7).
+     */
+    @WireType("retry")
+    record Retry() implements Command {}
+
     @WireType("faux_enqueue")
     record FauxEnqueue(String model, @Required List<FauxStep> steps) implements Command {}
 

@@ -12,6 +12,7 @@ import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.Usage;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.ThinkingLevel;
+import dev.agentd.protocol.response.RateLimits;
 import java.util.List;
 
 /**
@@ -180,6 +181,14 @@ public sealed interface AgentEvent {
     @WireType("retry_fallback_exhausted")
     record RetryFallbackExhausted(String chainKey, String lastError) implements AgentEvent {}
 
+    /**
+     * A reply came from another model than the one requested (a provider's server-side fallback,
+     * a gateway's reroute; FALLBACK §10): once per reply, just before its {@code message_end}.
+     * {@code reason} is null unless the provider named one.
+     */
+    @WireType("model_rerouted")
+    record ModelRerouted(String requested, String responded, String reason) implements AgentEvent {}
+
     @WireType("retry_probe_scheduled")
     record RetryProbeScheduled(String selector, long atMs, int probeIndex) implements AgentEvent {}
 
@@ -191,6 +200,17 @@ public sealed interface AgentEvent {
 
     @WireType("fallback_circuit_closed")
     record FallbackCircuitClosed(String selector) implements AgentEvent {}
+
+    // --- quota before the wall (SPEC §5, FALLBACK.md §8) --------------------------------------
+
+    /**
+     * A selector's rate-limit utilization crossed {@code threshold} (0.5, 0.8 or 0.95) upward; once
+     * per crossing, re-armed when it falls back below (a window reset). {@code limits} are the
+     * figures that crossed it, as {@code get_state.data.rateLimits} shows them.
+     */
+    @WireType("rate_limit_update")
+    record RateLimitUpdate(String selector, double threshold, double utilization, RateLimits limits)
+            implements AgentEvent {}
 
     /** An event type this version does not know; its JSON is kept and written back unchanged. */
     record Unknown(@JsonValue ObjectNode json) implements AgentEvent {

@@ -8,6 +8,7 @@ import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.UrlCredentials;
 import dev.agentd.protocol.response.Response;
+import dev.agentd.protocol.response.RateLimits;
 import dev.agentd.protocol.response.SessionState;
 import java.util.List;
 
@@ -103,7 +104,51 @@ public final class WireTrees {
                 text(entry, "error", server.error());
             }
         }
+        if (state.rateLimits() != null) {
+            ArrayNode limits = tree.putArray("rateLimits");
+            state.rateLimits().forEach(limit -> limits.add(rateLimits(limit)));
+        }
         return tree;
+    }
+
+    /** One selector's rate-limit figures; parts the provider did not send are absent. */
+    public static ObjectNode rateLimits(RateLimits limits) {
+        ObjectNode tree = NODES.objectNode();
+        text(tree, "selector", limits.selector());
+        window(tree, "requests", limits.requests());
+        window(tree, "tokens", limits.tokens());
+        window(tree, "inputTokens", limits.inputTokens());
+        window(tree, "outputTokens", limits.outputTokens());
+        if (limits.windows() != null) {
+            ObjectNode windows = tree.putObject("windows");
+            limits.windows().forEach((name, window) -> window(windows, name, window));
+        }
+        text(tree, "status", limits.status());
+        if (limits.utilization() != null) {
+            tree.put("utilization", limits.utilization());
+        }
+        tree.put("updatedAt", limits.updatedAt());
+        return tree;
+    }
+
+    private static void window(ObjectNode parent, String name, RateLimits.Window window) {
+        if (window == null) {
+            return;
+        }
+        ObjectNode tree = parent.putObject(name);
+        if (window.limit() != null) {
+            tree.put("limit", window.limit());
+        }
+        if (window.remaining() != null) {
+            tree.put("remaining", window.remaining());
+        }
+        if (window.resetAt() != null) {
+            tree.put("resetAt", window.resetAt());
+        }
+        if (window.utilization() != null) {
+            tree.put("utilization", window.utilization());
+        }
+        text(tree, "status", window.status());
     }
 
     public static ObjectNode model(Model model) {

@@ -10,7 +10,8 @@ import java.util.List;
  * and {@code retryAttempt}. {@code isStreaming} is false during a retry backoff; {@code isRetrying}
  * is true from the first {@code auto_retry_start} of a chain until its {@code auto_retry_end}.
  * {@code warnings} (absent when there are none): the startup configuration problems, as in
- * {@code ready}.
+ * {@code ready}. {@code rateLimits} (absent when no reply carried any): per selector, what the
+ * provider's rate-limit headers said on its latest reply.
  */
 public record SessionState(
         Model model,
@@ -29,11 +30,23 @@ public record SessionState(
         boolean isRetrying,
         int retryAttempt,
         List<String> warnings,
-        List<McpServerStatus> mcpServers) {
+        List<McpServerStatus> mcpServers,
+        List<RateLimits> rateLimits) {
 
     public SessionState {
         warnings = warnings == null || warnings.isEmpty() ? null : List.copyOf(warnings);
         mcpServers = mcpServers == null || mcpServers.isEmpty() ? null : List.copyOf(mcpServers);
+        rateLimits = rateLimits == null || rateLimits.isEmpty() ? null : List.copyOf(rateLimits);
+    }
+
+    /** Without rate limits. */
+    public SessionState(Model model, ThinkingLevel thinkingLevel, boolean isStreaming, boolean isCompacting,
+            QueueMode steeringMode, QueueMode followUpMode, String sessionFile, String sessionId, String sessionName,
+            boolean autoCompactionEnabled, int messageCount, int pendingMessageCount, boolean autoRetryEnabled,
+            boolean isRetrying, int retryAttempt, List<String> warnings, List<McpServerStatus> mcpServers) {
+        this(model, thinkingLevel, isStreaming, isCompacting, steeringMode, followUpMode, sessionFile, sessionId,
+                sessionName, autoCompactionEnabled, messageCount, pendingMessageCount, autoRetryEnabled, isRetrying,
+                retryAttempt, warnings, mcpServers, null);
     }
 
     /** Without MCP servers. */
@@ -60,13 +73,20 @@ public record SessionState(
     public SessionState withWarnings(List<String> warnings) {
         return new SessionState(model, thinkingLevel, isStreaming, isCompacting, steeringMode, followUpMode,
                 sessionFile, sessionId, sessionName, autoCompactionEnabled, messageCount, pendingMessageCount,
-                autoRetryEnabled, isRetrying, retryAttempt, warnings, mcpServers);
+                autoRetryEnabled, isRetrying, retryAttempt, warnings, mcpServers, rateLimits);
     }
 
     /** The same state listing {@code servers}. */
     public SessionState withMcpServers(List<McpServerStatus> servers) {
         return new SessionState(model, thinkingLevel, isStreaming, isCompacting, steeringMode, followUpMode,
                 sessionFile, sessionId, sessionName, autoCompactionEnabled, messageCount, pendingMessageCount,
-                autoRetryEnabled, isRetrying, retryAttempt, warnings, servers);
+                autoRetryEnabled, isRetrying, retryAttempt, warnings, servers, rateLimits);
+    }
+
+    /** The same state with the rate-limit figures of each selector this session called. */
+    public SessionState withRateLimits(List<RateLimits> limits) {
+        return new SessionState(model, thinkingLevel, isStreaming, isCompacting, steeringMode, followUpMode,
+                sessionFile, sessionId, sessionName, autoCompactionEnabled, messageCount, pendingMessageCount,
+                autoRetryEnabled, isRetrying, retryAttempt, warnings, mcpServers, limits);
     }
 }

@@ -12,11 +12,13 @@ import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.QueueMode;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.protocol.response.Response;
+import dev.agentd.protocol.response.RateLimits;
 import dev.agentd.protocol.response.SessionState;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The hand-built trees of the first exchange are the mapper's, field for field and byte for byte. */
@@ -57,7 +59,15 @@ class WireTreesTest {
                 QueueMode.ALL, null, "id-2", null, false, 0, 0, false, false, 0);
         SessionState noModel = new SessionState(null, null, false, false, null, null, null, null, null, false, 0, 0,
                 false, false, 0);
-        for (SessionState state : List.of(full, sparse, noModel)) {
+        SessionState limited = sparse.withRateLimits(List.of(
+                new RateLimits("anthropic/claude", new RateLimits.Window(50L, 49L, 1_000L, 0.02, null),
+                        new RateLimits.Window(80_000L, null, null, null, null), null,
+                        new RateLimits.Window(8_000L, 8_000L, 2_000L, 0.0, null),
+                        Map.of("7d", new RateLimits.Window(null, null, 9_000L, 0.45, "allowed"),
+                                "5h", new RateLimits.Window(null, null, 5_000L, 0.19, "allowed_warning")),
+                        "allowed", 0.45, 123),
+                new RateLimits("openai/gpt", null, null, null, null, null, null, null, 7)));
+        for (SessionState state : List.of(full, sparse, noModel, limited)) {
             assertSameAsMapper(state, WireTrees.state(state));
         }
     }

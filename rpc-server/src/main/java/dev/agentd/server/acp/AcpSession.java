@@ -208,7 +208,7 @@ final class AcpSession {
                 : PromptFailure.errorKind(lastFailure);
         UpdateMapper.View view = new UpdateMapper.View(notices, clock.getAsLong(), cwd, model.contextWindow(),
                 errorClass, toolArgs::get, this::configOptions, compaction, compactionId, this::contextTokens,
-                errorKind, card, messageId, tools::asksFirst);
+                errorKind, card, messageId, tools::asksFirst, session::rateLimits);
         for (ObjectNode update : UpdateMapper.map(event, view)) {
             update(update);
         }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.protocol.json.WireTrees;
+import dev.agentd.protocol.response.RateLimits;
 import dev.agentd.protocol.event.AssistantMessageEvent;
 import dev.agentd.protocol.event.ToolOutput;
 import dev.agentd.protocol.message.AgentMessage;
@@ -40,7 +42,9 @@ public final class UpdateMapper {
             AgentEvent.RetryFallbackReverted.class, AgentEvent.RetryFallbackExhausted.class,
             AgentEvent.RetryProbeScheduled.class, AgentEvent.RetryProbeResult.class,
             AgentEvent.FallbackCircuitOpened.class, AgentEvent.FallbackCircuitClosed.class, AgentEvent.Unknown.class,
-            AgentEvent.AgentSettled.class); // the prompt's answer (its stopReason) says the turn is over
+            AgentEvent.ModelRerouted.class, // the reply itself says who answered (_meta-free v1)
+            AgentEvent.AgentSettled.class, // the prompt's answer (its stopReason) says the turn is over
+            AgentEvent.RateLimitUpdate.class); // the figures ride on usage_update's _meta instead
 
     /** Tool output blocks a tool-call update cannot show (tools produce text and images). */
     static final Set<Class<? extends ContentBlock>> NOT_TOOL_OUTPUT = Set.of(ContentBlock.Thinking.class,
@@ -63,11 +67,21 @@ public final class UpdateMapper {
      *     a new message, so text streamed before a failure stays apart from the answer (A3/Z2)
      * @param askedFirst the tools whose calls ask for permission first: their {@code in_progress}
      *     follows the user's answer (sent by {@code EditorTools}), not the start of the call (A11)
+     * @param rateLimits a selector's latest rate-limit figures, or null: {@code usage_update}'s
+     *     {@code _meta["agentd/rateLimits"]} (ACP 2.4.0's UsageUpdate has no field for them)
      */
     public record View(boolean notices, long nowMs, Path cwd, long contextWindow, String errorClass,
             Function<String, JsonNode> toolArgs, Supplier<ArrayNode> configOptions, boolean compaction,
             String compactionId, LongSupplier contextTokens, String errorKind, RetryCard retryCard,
-            String messageId, Predicate<String> askedFirst) {
+            String messageId, Predicate<String> askedFirst, Function<String, RateLimits> rateLimits) {
+
+        public View(boolean notices, long nowMs, Path cwd, long contextWindow, String errorClass,
+                Function<String, JsonNode> toolArgs, Supplier<ArrayNode> configOptions, boolean compaction,
+                String compactionId, LongSupplier contextTokens, String errorKind, RetryCard retryCard,
+                String messageId, Predicate<String> askedFirst) {
+            this(notices, nowMs, cwd, contextWindow, errorClass, toolArgs, configOptions, compaction, compactionId,
+                    contextTokens, errorKind, retryCard, messageId, askedFirst, selector -> null);
+        }
 
         public View(boolean notices, long nowMs, Path cwd, long contextWindow, String errorClass,
                 Function<String, JsonNode> toolArgs, Supplier<ArrayNode> configOptions, boolean compaction,
@@ -238,6 +252,10 @@ public final class UpdateMapper {
                 .put("size", Math.max(view.contextWindow(), 0));
         if (usage.cost().total() > 0) {
             update.set("cost", AcpJson.object().put("amount", usage.cost().total()).put("currency", "USD"));
+        }
+        RateLimits limits = view.rateLimits().apply(reply.provider() + "/" + reply.model());
+        if (limits != null) {
+            update.putObject("_meta").set("agentd/rateLimits", WireTrees.rateLimits(limits));
         }
         return update;
     }

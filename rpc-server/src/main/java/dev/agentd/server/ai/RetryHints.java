@@ -197,12 +197,18 @@ public final class RetryHints {
     }
 
     private static Long rfc3339(String text, long nowMs) {
+        Long at = instantMs(text);
+        return at == null ? null : at - nowMs;
+    }
+
+    /** An RFC 3339 timestamp in epoch ms, or null (also read by {@link RateLimitHeaders}). */
+    static Long instantMs(String text) {
         try {
-            return OffsetDateTime.parse(text).toInstant().toEpochMilli() - nowMs;
-        } catch (DateTimeParseException e) {
+            return OffsetDateTime.parse(text).toInstant().toEpochMilli();
+        } catch (DateTimeParseException | ArithmeticException e) {
             try {
-                return Instant.parse(text).toEpochMilli() - nowMs;
-            } catch (DateTimeParseException again) {
+                return Instant.parse(text).toEpochMilli();
+            } catch (DateTimeParseException | ArithmeticException again) {
                 return null;
             }
         }

@@ -3,6 +3,7 @@ package dev.agentd.server.ai;
 import dev.agentd.protocol.event.AssistantMessageEvent;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.Usage;
+import dev.agentd.protocol.response.RateLimits;
 
 /** Receives the progress of one streamed reply. Called on the streaming thread, in order. */
 public interface StreamListener {
@@ -21,6 +22,12 @@ public interface StreamListener {
      * latest cumulative usage as the provider reported it so far (zero until it reports any).
      */
     void onEvent(AssistantMessageEvent event, Usage usage);
+
+    /**
+     * The reply's rate-limit headers, once per reply that had any (successful or not), before its
+     * first event. Most listeners do not care.
+     */
+    default void onRateLimits(RateLimits limits) {}
 
     /** A listener that ignores everything (summaries, probes). */
     StreamListener NONE = new StreamListener() {

@@ -22,7 +22,7 @@ final class DecisionLog {
             AgentEvent.SessionInfoChanged.class, AgentEvent.ModelChanged.class,
             AgentEvent.RetryFallbackSucceeded.class, AgentEvent.RetryProbeScheduled.class,
             AgentEvent.RetryProbeResult.class, AgentEvent.FallbackCircuitClosed.class, AgentEvent.Unknown.class,
-            AgentEvent.AgentSettled.class,
+            AgentEvent.AgentSettled.class, AgentEvent.RateLimitUpdate.class,
             // a summary's retries stay inside the compaction, whose start and end are logged
             AgentEvent.SummarizationRetryScheduled.class, AgentEvent.SummarizationRetryAttemptStart.class,
             AgentEvent.SummarizationRetryFinished.class);
@@ -64,6 +64,10 @@ final class DecisionLog {
         }
         if (event instanceof AgentEvent.RetryFallbackExhausted e) {
             return "fallback chain " + e.chainKey() + " exhausted: " + e.lastError();
+        }
+        if (event instanceof AgentEvent.ModelRerouted e) {
+            return "the provider answered " + e.requested() + " with " + e.responded()
+                    + (e.reason() == null ? "" : " because: " + e.reason());
         }
         if (event instanceof AgentEvent.FallbackCircuitOpened e) {
             return "circuit opened for " + e.selector() + " for " + e.durationMs() + " ms";

@@ -18,7 +18,8 @@ final class SettingsKeys {
             "defaultModel", "defaultThinkingLevel", "fallback", "state", "acp", "trust", "mcpServers");
     static final Map<String, Set<String>> GROUPS = Map.of(
             "retry", Set.of("enabled", "maxRetries", "baseDelayMs", "maxRetryDelayMs", "maxAgentDelayMs", "provider",
-                    "fallbackChains", "fallbackRevertPolicy", "hintedWaitCapMs", "modelFallback", "probeBackMaxMs"),
+                    "fallbackChains", "fallbackRevertPolicy", "hintedWaitCapMs", "modelFallback", "probeBackMaxMs",
+                    "preemptiveSwitchAt"),
             "retry.provider", Set.of("connectTimeoutMs", "streamStartTimeoutMs", "streamFirstEventTimeoutMs",
                     "streamIdleTimeoutMs", "maxReplyBytes"),
             "compaction", Set.of("enabled", "reserveTokens", "keepRecentTokens"),

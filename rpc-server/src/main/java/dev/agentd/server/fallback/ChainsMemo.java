@@ -24,6 +24,11 @@ public final class ChainsMemo {
     private final AtomicInteger computations = new AtomicInteger();
 
     public Chains get(Map<String, List<String>> raw, FallbackCatalog catalog, Predicate<String> hasCredential) {
+        if (raw.isEmpty()) {
+            // No chains configured (the common case): nothing to rank, so no credential look-ups, which
+            // every turn start and end paid per catalog provider (bench/acp-sessions.sh, issue 26).
+            return Chains.EMPTY;
+        }
         Set<String> credentialed = new TreeSet<>();
         for (String provider : catalog.providers()) {
             if (hasCredential.test(provider)) {

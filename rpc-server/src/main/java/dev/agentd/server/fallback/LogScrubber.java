@@ -37,7 +37,8 @@ public final class LogScrubber {
 
     static final Set<String> ALLOWED = Set.of("selector", "candidate", "currentSelector", "originalSelector", "from",
             "to", "model", "chainKey", "reason", "skipReason", "classification", "thinkingLevel", "durationMs",
-            "retryAfterMs", "error", "errorMessage", "warning", "trigger", "limit", "circuit");
+            "retryAfterMs", "error", "errorMessage", "warning", "trigger", "limit", "circuit",
+            "utilization", "threshold");
 
     static final Set<String> BLOCKED = Set.of("__proto__", "constructor", "prototype", "header", "headers", "env",
             "environment", "authorization", "proxy-authorization", "cookie", "set-cookie", "credential", "credentials",

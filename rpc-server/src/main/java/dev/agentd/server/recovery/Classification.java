@@ -10,12 +10,23 @@ import java.util.Objects;
  * {@link ErrorClass#CREDENTIAL_REJECTED} with a scope. Null scope: no limit was named. A
  * {@link ErrorClass#TRANSIENT} failure also names its {@link TransientKind} ({@code OTHER} for
  * every other class): decided here once, it travels with the decision to the cooldown rules and
- * to the editor's {@code errorKind}.
+ * to the editor's {@code errorKind}. A {@link ErrorClass#REFUSAL} names the provider's policy
+ * {@code refusalCategory} when it sent one (Anthropic's {@code stop_details.category}); null otherwise.
  */
-public record Classification(ErrorClass errorClass, LimitScope scope, TransientKind transientKind) {
+public record Classification(ErrorClass errorClass, LimitScope scope, TransientKind transientKind,
+        String refusalCategory) {
     public Classification {
         Objects.requireNonNull(errorClass, "errorClass");
         transientKind = transientKind == null ? TransientKind.OTHER : transientKind;
+    }
+
+    public Classification(ErrorClass errorClass, LimitScope scope, TransientKind transientKind) {
+        this(errorClass, scope, transientKind, null);
+    }
+
+    /** A refusal, with the policy category the provider named (null: none named). */
+    public static Classification refusal(String category) {
+        return new Classification(ErrorClass.REFUSAL, null, TransientKind.OTHER, category);
     }
 
     public static Classification of(ErrorClass errorClass) {

@@ -3,6 +3,7 @@ package dev.agentd.server.recovery;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.server.ai.ErrorTypes;
+import dev.agentd.server.ai.Refusals;
 import dev.agentd.server.ai.TextBounds;
 import java.util.List;
 import java.util.Locale;
@@ -150,6 +151,10 @@ public final class ErrorClassifier {
         LimitScope scope = matches(USAGE_LIMIT, type) || matches(USAGE_LIMIT, text)
                 ? (matches(MODEL_SCOPED, text) ? LimitScope.MODEL : LimitScope.ACCOUNT) : null;
         ErrorClass errorClass = errorClass(message, contextWindow, type, text, scope);
+        if (errorClass == ErrorClass.REFUSAL) {
+            return new Classification(ErrorClass.REFUSAL, scope, TransientKind.OTHER, Refusals.category(
+                    TextBounds.cut(message.errorMessage(), TextBounds.MAX_ERROR_MESSAGE_CHARS)).orElse(null));
+        }
         return new Classification(errorClass, scope, errorClass == ErrorClass.TRANSIENT
                 ? TransientKind.of(message.errorStatus(), type, text) : TransientKind.OTHER);
     }

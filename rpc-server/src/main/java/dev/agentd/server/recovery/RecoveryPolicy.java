@@ -2,6 +2,7 @@ package dev.agentd.server.recovery;
 
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.StopReason;
+import dev.agentd.server.ai.Reroute;
 import dev.agentd.server.compaction.CompactionConfig;
 
 /**
@@ -73,7 +74,10 @@ public final class RecoveryPolicy {
         if (!config.enabled() || facts.retrySuppressed()) {
             return noRetry;
         }
-        Fallback fallback = new Fallback(facts.fallback(), classification, error, last.retryAfterMs());
+        // The provider already fell back (FALLBACK §10): agentd does not switch again on top of it;
+        // the failure is the requested selector's, retried by the plain contract.
+        FallbackView view = Reroute.of(last).isPresent() ? FallbackView.NONE : facts.fallback();
+        Fallback fallback = new Fallback(view, classification, error, last.retryAfterMs());
         if (!errorClass.retriedOnSameModel()) {
             return switch (errorClass) {
                 // Retrying the same account never helps: switch at once (FALLBACK §3).
@@ -91,7 +95,7 @@ public final class RecoveryPolicy {
         boolean usageLimit = classification.scope() != null;
         // A half-open circuit's probe gets exactly one request before the chain moves on (FALLBACK §6),
         // whatever the hint of a 429 says.
-        boolean probeSpent = facts.fallback().probing() && fallback.possible();
+        boolean probeSpent = view.probing() && fallback.possible();
         if (errorClass == ErrorClass.RATE_LIMITED && !usageLimit && !probeSpent) {
             return rateLimited(facts, attempt, error, afterRetry, fallback);
         }

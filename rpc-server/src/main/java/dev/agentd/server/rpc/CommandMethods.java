@@ -49,6 +49,7 @@ public interface CommandMethods {
     void get_retry_settings(ObjectNode params);
     void set_retry_settings(ObjectNode params);
     void clear_queue(ObjectNode params);
+    void retry(ObjectNode params);
     void faux_enqueue(ObjectNode params);
     void set_event_options(ObjectNode params);
 

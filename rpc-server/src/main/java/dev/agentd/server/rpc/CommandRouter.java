@@ -27,6 +27,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,7 +65,12 @@ public final class CommandRouter {
             return; // pi consumes dialog answers without a response; agentd opens no dialogs
         }
         if (command instanceof Command.Prompt prompt) {
-            prompt(id, prompt, respond);
+            launch(id, name, () -> session.accept(extras.commands().expand(prompt.message()), prompt.images(),
+                    prompt.streamingBehavior()), respond);
+            return;
+        }
+        if (command instanceof Command.Retry) {
+            launch(id, name, session::retry, respond); // answered as a prompt is (SPEC §5.8)
             return;
         }
         CompletionStage<?> result;
@@ -90,24 +96,23 @@ public final class CommandRouter {
      * run thread (model, credential) is the one {@code success:false}; otherwise the one
      * {@code success:true} goes out just before the run starts, so it precedes {@code agent_start}.
      */
-    private void prompt(String id, Command.Prompt prompt, Consumer<Response> respond) {
+    private void launch(String id, String name, Supplier<PromptTicket> accept, Consumer<Response> respond) {
         PromptTicket ticket;
         try {
-            ticket = session.accept(extras.commands().expand(prompt.message()), prompt.images(),
-                    prompt.streamingBehavior());
+            ticket = accept.get();
         } catch (RuntimeException e) {
-            respond.accept(failure(id, prompt.type(), e));
+            respond.accept(failure(id, name, e));
             return;
         }
         ticket.done().whenComplete((ignored, error) -> {
             Throwable cause = unwrap(error);
             if (cause instanceof PromptFailedException) {
-                respond.accept(Response.failure(id, prompt.type(), cause.getMessage()));
+                respond.accept(Response.failure(id, name, cause.getMessage()));
             }
         });
         String disposition = ticket.queued() ? Results.Disposition.QUEUED : Results.Disposition.STARTED;
         JsonNode data = toData(new Results.Disposition(disposition));
-        ticket.launch(() -> respond.accept(Response.ok(id, prompt.type(), data)));
+        ticket.launch(() -> respond.accept(Response.ok(id, name, data)));
     }
 
     private void register() {
@@ -180,7 +185,7 @@ public final class CommandRouter {
         on(Command.SetFallbackRevertPolicy.class, c -> run(() -> session.fallback().setRevertPolicy(c.policy())));
 
         for (Class<?> type : Command.class.getPermittedSubclasses()) {
-            if (type != Command.Prompt.class && !handlers.containsKey(type)) {
+            if (type != Command.Prompt.class && type != Command.Retry.class && !handlers.containsKey(type)) {
                 throw new IllegalStateException("no handler for " + type.getSimpleName());
             }
         }

@@ -9,6 +9,7 @@ import dev.agentd.protocol.model.StreamingBehavior;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.protocol.model.UpdateMode;
 import dev.agentd.protocol.response.McpServerStatus;
+import dev.agentd.protocol.response.RateLimits;
 import dev.agentd.protocol.response.Results;
 import dev.agentd.protocol.response.SessionState;
 import dev.agentd.protocol.response.SessionStats;
@@ -17,11 +18,13 @@ import dev.agentd.server.agent.Conversation;
 import dev.agentd.server.agent.MessageQueues;
 import dev.agentd.server.agent.RunOutcome;
 import dev.agentd.server.ai.ModelChoice;
+import dev.agentd.server.ai.Reroute;
 import dev.agentd.server.compaction.CompactionException;
 import dev.agentd.server.fallback.control.FallbackCommands;
 import dev.agentd.server.fallback.control.FallbackServices;
 import dev.agentd.server.fallback.control.FallbackWiring;
 import dev.agentd.server.fallback.control.SessionFallback;
+import dev.agentd.server.quota.QuotaBook;
 import dev.agentd.server.recovery.Classification;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.sessionfile.EntrySnapshot;
@@ -47,6 +50,8 @@ import java.util.function.Consumer;
 public final class AgentSession implements AutoCloseable {
     static final String BUSY = "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') "
             + "to queue the message.";
+    static final String RETRY_BUSY = "Agent is already processing: retry re-runs a failed turn once the session is idle";
+    static final String NOTHING_TO_RETRY = "Nothing to retry: the last turn did not end with an error";
 
     private final SessionContext context;
     private final EventBus bus = new EventBus();
@@ -73,6 +78,8 @@ public final class AgentSession implements AutoCloseable {
         return thread;
     });
     private volatile UpdateMode updateMode;
+    /** What the providers' rate-limit headers said, per selector (issue 27 point 4). */
+    private final QuotaBook quota = new QuotaBook(bus::publish);
 
     /**
      * @param file the session file to continue (loaded) or start (new); its context becomes the
@@ -88,10 +95,10 @@ public final class AgentSession implements AutoCloseable {
         this.settings = new SettingsControl(context, queues);
         this.journal = new SessionJournal(file, context.sessionPaths(), context.cwd(), context.scheduler()::now);
         this.models = new ModelControl(context, defaults, initialModel, initialThinking);
-        this.calls = new ProviderCalls(context, models, this::sessionId);
+        this.calls = new ProviderCalls(context, models, this::sessionId, quota);
         this.fallback = SessionFallback.create(new FallbackWiring(context.scheduler(), context.settings()::current,
                 context.random(), context.models(), context.availability(), bus::publish, calls::probe, this::sessionId, runThread,
-                fallbackServices), models, context.settings(), context::persist);
+                fallbackServices, selector -> quota.utilization(selector, context.scheduler().now())), models, context.settings(), context::persist);
         // The recorder first: a switch is journalled and announced before fallback reacts to it.
         models.addObserver(new ModelChangeRecorder(journal, bus));
         models.addObserver(new FallbackObserver(fallback.boundary()));
@@ -120,6 +127,11 @@ public final class AgentSession implements AutoCloseable {
 
     /** Every event of a run passes here: published, then shown to recovery (chain end, overflow resets). */
     private void emit(AgentEvent event) {
+        if (event instanceof AgentEvent.MessageEnd end && end.message() instanceof AgentMessage.Assistant reply) {
+            // once per reply, before its end: the client knows who answered when it reads the reply
+            Reroute.of(reply).ifPresent(reroute -> bus.publish(
+                    new AgentEvent.ModelRerouted(reroute.requested(), reroute.responded(), null)));
+        }
         bus.publish(event);
         if (event instanceof AgentEvent.MessageEnd end) {
             if (end.message() instanceof AgentMessage.User) {
@@ -180,6 +192,45 @@ public final class AgentSession implements AutoCloseable {
 
     public MessageQueues.Cleared clearQueue() {
         return queues.clear();
+    }
+
+    /**
+     * {@code retry}: re-runs the last turn when it ended in an error (SPEC §5.8), on the current
+     * model, as a fresh run with no new prompt (one request, then the normal retry and fallback
+     * policy). Refused on the spot while a run is in progress; the rest is checked on the run
+     * thread, where nothing else changes the conversation, and a refusal completes the ticket's
+     * {@code done} with {@link PromptFailedException} (one answer, as for a prompt).
+     *
+     * @throws PromptRejectedException when a run (or a retry sleep) is in progress
+     */
+    public PromptTicket retry() {
+        RunControl.Start start = control.startOrElse(() -> {
+            throw new PromptRejectedException(RETRY_BUSY);
+        });
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        start.end().whenComplete((ignored, error) -> done.complete(null));
+        return new PromptTicket(done, onAccepted -> runThread.execute(
+                () -> startRetry(start.token(), done, onAccepted)), false);
+    }
+
+    /** The retry's preflight (a failed last turn, the credential), then the run. Run thread only. */
+    private void startRetry(CancellationToken token, CompletableFuture<Void> done, Runnable onAccepted) {
+        try {
+            Optional<String> problem = FailedTurn.retryable(conversation.snapshot())
+                    ? calls.credentialProblem() : Optional.of(NOTHING_TO_RETRY);
+            if (problem.isPresent()) {
+                control.finishUnstarted(() -> done.completeExceptionally(new PromptFailedException(problem.get())));
+                return;
+            }
+            onAccepted.run();
+            // As an automatic retry does: the failed reply leaves the working context, stays in the file.
+            conversation.removeLastIf(FailedTurn::isErrorReply);
+            fallback.boundary().beforeAttempt();
+        } catch (Throwable e) {
+            recovery.crashed(token, e, false);
+            return;
+        }
+        execute(List.of(), token);
     }
 
     /** The preflight's second half (model, credential), then the run. Run thread only. */
@@ -353,6 +404,11 @@ public final class AgentSession implements AutoCloseable {
         return journal.pathText();
     }
 
+    /** The latest rate-limit figures of {@code selector}'s replies, or null when none carried any. */
+    public RateLimits rateLimits(String selector) {
+        return quota.latest(selector);
+    }
+
     public SessionState state() {
         int attempt = control.retryAttempt();
         ModelChoice choice = models.choice();
@@ -360,7 +416,8 @@ public final class AgentSession implements AutoCloseable {
                 recovery.compacting(), queues.steeringMode(), queues.followUpMode(), journal.pathText(), sessionId(),
                 journal.file().name().orElse(null), settings.compaction().enabled(), conversation.snapshot().size(),
                 queues.size(), settings.retry().enabled(), control.chainOpen(), attempt)
-                .withWarnings(concat(startupWarnings, toolServers.warnings())).withMcpServers(toolServers.status());
+                .withWarnings(concat(startupWarnings, toolServers.warnings())).withMcpServers(toolServers.status())
+                .withRateLimits(quota.snapshot());
     }
 
     /**

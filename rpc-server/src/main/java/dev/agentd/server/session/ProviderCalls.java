@@ -9,10 +9,12 @@ import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.server.ai.ModelAvailability;
 import dev.agentd.server.ai.ModelChoice;
 import dev.agentd.server.ai.Provider;
+import dev.agentd.server.ai.Reroute;
 import dev.agentd.server.ai.StreamListener;
 import dev.agentd.server.ai.StreamRequest;
 import dev.agentd.server.ai.ToolDefinition;
 import dev.agentd.server.auth.SecretResolver;
+import dev.agentd.server.quota.QuotaBook;
 import dev.agentd.server.runtime.CancellationToken;
 import java.util.List;
 import java.util.Optional;
@@ -31,11 +33,14 @@ final class ProviderCalls {
     private final SessionContext context;
     private final ModelControl models;
     private final Supplier<String> sessionId;
+    private final QuotaBook quota;
 
-    ProviderCalls(SessionContext context, ModelControl models, Supplier<String> sessionId) {
+    /** @param quota records every reply's rate-limit figures under the called model's selector */
+    ProviderCalls(SessionContext context, ModelControl models, Supplier<String> sessionId, QuotaBook quota) {
         this.context = context;
         this.models = models;
         this.sessionId = sessionId;
+        this.quota = quota;
     }
 
     /** Why the current model cannot be called at all (checked before a prompt's run starts). */
@@ -100,7 +105,9 @@ final class ProviderCalls {
         StreamRequest request = new StreamRequest(model, systemPrompt, messages, tools, choice.effective(), key,
                 context.models().headers(model), sessionId.get(), maxOutputTokens);
         try {
-            return provider.get().stream(request, listener, cancel);
+            // A reply another model answered costs what that model costs (FALLBACK §10).
+            return Reroute.pricedAtResponder(provider.get().stream(request, quota.tap(listener, model.selector()),
+                    cancel), context.models());
         } catch (RuntimeException | Error e) {
             // Provider contract violation (or a StackOverflowError parsing a hostile reply); the message could
             // quote a request, so only the type is shown. The failed reply then ends the run as any error does.

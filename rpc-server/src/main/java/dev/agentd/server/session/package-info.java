@@ -4,7 +4,7 @@
  * events), model and thinking control, settings toggles, state snapshots. Model fallback is
  * wired in here and lives in {@code fallback.control}. May import {@code protocol}, {@code agent},
  * {@code ai..} (ai and its subpackages), {@code recovery}, {@code compaction}, {@code fallback.control},
- * {@code config}, {@code auth}, {@code tools}, {@code sessionfile} and {@code runtime}; nothing here
+ * {@code config}, {@code auth}, {@code tools}, {@code sessionfile}, {@code runtime} and {@code quota}; nothing here
  * knows the wire framing or the shared stores.
  */
 package dev.agentd.server.session;

@@ -12,6 +12,7 @@ import dev.agentd.protocol.event.AssistantMessageEvent;
 import dev.agentd.protocol.event.CompactionResult;
 import dev.agentd.protocol.event.ToolOutput;
 import dev.agentd.protocol.message.AgentMessage;
+import dev.agentd.protocol.response.RateLimits;
 import dev.agentd.protocol.message.ContentBlock;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.message.Usage;
@@ -198,6 +199,27 @@ class UpdateMapperTest {
         assertEquals(0.25, usage.path("cost").path("amount").asDouble());
         assertEquals("USD", usage.path("cost").path("currency").asText());
         assertEquals(List.of(), map(new AgentEvent.MessageEnd(new AgentMessage.User(List.of(), 0))));
+    }
+
+    @Test
+    void theRepliesRateLimitFiguresRideInUsageUpdatesMeta() {
+        AgentMessage.Assistant reply = new AgentMessage.Assistant(List.of(), "api", "p", "m",
+                new Usage(100, 20, 5, 0, 125, new Usage.Cost(0, 0, 0, 0, 0)), StopReason.STOP, null, 0);
+        RateLimits limits = new RateLimits("p/m", new RateLimits.Window(50L, 10L, 9_000L, 0.8, null), null, null,
+                null, Map.of("5h", new RateLimits.Window(null, null, 7_000L, 0.91, "allowed")), "allowed", 0.91, 5);
+        UpdateMapper.View base = view(true);
+        UpdateMapper.View view = new UpdateMapper.View(true, base.nowMs(), CWD, 200_000, "transient",
+                base.toolArgs(), () -> OPTIONS, true, "compaction-7", () -> 4_242, "overloaded", null, null,
+                tool -> false, selector -> selector.equals("p/m") ? limits : null);
+        List<ObjectNode> updates = UpdateMapper.map(new AgentEvent.MessageEnd(reply), view);
+        JsonNode meta = updates.get(0).path("_meta").path("agentd/rateLimits");
+        assertEquals("p/m", meta.path("selector").asText());
+        assertEquals(0.91, meta.path("windows").path("5h").path("utilization").asDouble());
+        assertEquals(10, meta.path("requests").path("remaining").asLong());
+        assertEquals(7_000, meta.path("windows").path("5h").path("resetAt").asLong());
+        assertTrue(one(new AgentEvent.MessageEnd(reply)).path("_meta").isMissingNode(), "no figures, no _meta");
+        assertEquals(List.of(), map(new AgentEvent.RateLimitUpdate("p/m", 0.8, 0.91, limits)),
+                "the event itself has no ACP counterpart");
     }
 
     @Test

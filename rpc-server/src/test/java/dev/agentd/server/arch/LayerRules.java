@@ -43,13 +43,13 @@ final class LayerRules {
         t.put("cli", List.of(PROTOCOL, "rpc", "session", "agent", "ai..", "recovery", "compaction",
                 "fallback", "fallback.control", "config", "auth", "tools", "sessionfile", "runtime", "commands", "export",
                 "state",
-                "state.redis", "acp", "wire", "mcp"));
+                "state.redis", "acp", "wire", "mcp", "quota"));
         // rpc reads the values session's API returns (records such as RetryConfig) but calls no
         // service below session; faux_enqueue feeds the daemon-wide faux script, not session state.
         t.put("rpc", List.of(PROTOCOL, "wire", "session", RECORDS, "ai.faux.FauxScript", "commands", "export",
                 "fallback.control.FallbackCommands"));
         t.put("session", List.of(PROTOCOL, "agent", "ai..", "recovery", "compaction", "fallback.control", "config",
-                "auth", "tools", "sessionfile", "runtime"));
+                "auth", "tools", "sessionfile", "runtime", "quota"));
         // acp reports the recovery decision's classification; it never classifies on its own.
         t.put("acp", List.of(PROTOCOL, "wire", "session", "recovery.Classification", "recovery.ErrorClass",
                 "recovery.TransientKind", "ai.ToolDefinition", "tools", "mcp", "commands", "runtime", RECORDS));
@@ -71,6 +71,7 @@ final class LayerRules {
                 "ai.bedrock", "ai.vertex", "runtime"));
         t.put("recovery", List.of(PROTOCOL, "ai", "compaction", "config"));
         t.put("compaction", List.of(PROTOCOL, "config", "runtime"));
+        t.put("quota", List.of(PROTOCOL, "ai", "runtime"));
         t.put("fallback", List.of(PROTOCOL, "ai", "recovery", "config", "runtime"));
         t.put("fallback.control", List.of(PROTOCOL, "ai", "recovery", "fallback", "config", "runtime", "state"));
         t.put("config", List.of(PROTOCOL, "runtime"));

@@ -20,8 +20,10 @@ class DecisionLogTest {
             }
         }
         assertEquals(List.of("AutoRetryStart", "AutoRetryEnd", "CompactionStart", "CompactionEnd",
-                "RetryFallbackApplied", "RetryFallbackReverted", "RetryFallbackExhausted", "FallbackCircuitOpened"),
-                decisions);
+                "RetryFallbackApplied", "RetryFallbackReverted", "RetryFallbackExhausted", "ModelRerouted",
+                "FallbackCircuitOpened"), decisions);
+        assertEquals("the provider answered claude-fable-5 with claude-opus-4-8",
+                DecisionLog.describe(new AgentEvent.ModelRerouted("claude-fable-5", "claude-opus-4-8", null)));
         assertThrows(IllegalStateException.class, () -> DecisionLog.describe(null));
     }
 }

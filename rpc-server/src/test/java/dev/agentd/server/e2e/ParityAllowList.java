@@ -27,6 +27,9 @@ final class ParityAllowList {
     static final List<Allowance> ALLOWED = List.of(
             new Allowance(Side.AGENTD, Kind.ON_PURPOSE, "agentd announces its start with a ready event",
                     dropRecords(type("ready"))),
+            new Allowance(Side.AGENTD, Kind.ON_PURPOSE, "agentd announces a reply another model answered with"
+                    + " model_rerouted (README: differences, the model that answered)",
+                    dropRecords(type("model_rerouted"))),
             new Allowance(Side.AGENTD, Kind.ON_PURPOSE, "agentd's error replies add errorStatus and errorType"
                     + " (README: error replies)", inMessages("assistant", "errorStatus", "errorType")),
             new Allowance(Side.PI, Kind.ON_PURPOSE, "agentd does not yet send the system-role message at the"

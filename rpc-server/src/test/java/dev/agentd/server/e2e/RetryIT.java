@@ -82,6 +82,44 @@ class RetryIT {
     }
 
     @Test
+    void retryCommandRerunsAFailedTurnAndIsRefusedWhileARetrySleeps() throws IOException {
+        // requests: two for the prompt's chain, one for the first retry, two for the second
+        start("[" + OVERLOADED + "," + OVERLOADED + "," + OVERLOADED + "," + OVERLOADED
+                + ",{\"text\":\"recovered\"}]");
+        daemon.request(command("set_retry_settings", "r", "maxRetries", 1, "baseDelayMs", 10));
+        daemon.send(command("prompt", "p", "message", "hi"));
+        JsonNode failed = daemon.awaitNth("auto_retry_end", 1);
+        assertFalse(failed.path("success").asBoolean());
+        daemon.awaitNth("agent_settled", 1);
+
+        // The manual retry's request fails too: the normal policy retries it, from attempt 1.
+        daemon.request(command("set_retry_settings", "r2", "baseDelayMs", 60_000));
+        JsonNode accepted = daemon.request(command("retry", "again"));
+        assertTrue(accepted.path("success").asBoolean(), accepted.toString());
+        assertEquals("started", accepted.path("data").path("disposition").asText());
+        JsonNode sleeping = daemon.awaitNth("auto_retry_start", 2);
+        assertEquals(1, sleeping.path("attempt").asInt());
+        JsonNode busy = daemon.request(command("retry", "busy"));
+        assertFalse(busy.path("success").asBoolean());
+        assertTrue(busy.path("error").asText().startsWith("Agent is already processing"), busy.toString());
+        daemon.request(command("abort_retry", "ar"));
+        daemon.awaitNth("agent_settled", 2);
+
+        // Cancelled in its sleep, the turn is still unanswered: retry again, and this time it works.
+        daemon.request(command("set_retry_settings", "r3", "baseDelayMs", 10));
+        assertTrue(daemon.request(command("retry", "third")).path("success").asBoolean());
+        JsonNode end = daemon.awaitNth("auto_retry_end", 3);
+        assertTrue(end.path("success").asBoolean(), end.toString());
+        daemon.awaitNth("agent_settled", 3);
+        JsonNode messages = daemon.request(command("get_messages", "m")).path("data").path("messages");
+        assertEquals(2, messages.size(), messages.toString());
+        assertEquals("recovered", messages.get(1).path("content").get(0).path("text").asText());
+        JsonNode nothing = daemon.request(command("retry", "none"));
+        assertFalse(nothing.path("success").asBoolean());
+        assertEquals("retry", nothing.path("command").asText());
+    }
+
+    @Test
     void retrySettingsAreReadableValidatedAndPersisted() throws IOException {
         start("[]");
         JsonNode settings = daemon.request(command("get_retry_settings", "g")).path("data");

@@ -189,6 +189,29 @@ class RpcClientIT {
     }
 
     @Test
+    void retryRerunsTheTurnWhoseChainFailedOnce() {
+        client.setRetrySettings(1, 10L, null);
+        client.fauxEnqueue(null, List.of(FauxStep.error(OVERLOADED, 529), FauxStep.error(OVERLOADED, 529)));
+        assertFalse(client.promptAndWait("hi", RUN).succeeded());
+
+        client.fauxEnqueue(null, List.of(FauxStep.text("recovered on demand")));
+        PromptResult retried = client.retryAndWait(RUN);
+        assertTrue(retried.succeeded(), retried.toString());
+        assertEquals("started", retried.disposition());
+        assertEquals(Optional.of("recovered on demand"), retried.text());
+        assertFalse(retried.events().stream().anyMatch(AgentEvent.AutoRetryStart.class::isInstance),
+                "one request, no chain");
+        List<AgentMessage> messages = client.getMessages();
+        assertEquals(2, messages.size(), "the failed reply left the context: " + messages);
+
+        PromptFailedException refused = assertThrows(PromptFailedException.class, () -> client.retryAndWait(RUN));
+        assertEquals("Nothing to retry: the last turn did not end with an error", refused.serverError());
+        RpcException again = assertThrows(RpcException.class, client::retry);
+        assertEquals(refused.serverError(), again.serverError());
+        assertTrue(client.isIdle());
+    }
+
+    @Test
     void serverErrorsBecomeRpcExceptions() {
         RpcException error = assertThrows(RpcException.class, () -> client.setModel("nope", "missing"));
         assertEquals("Model not found: nope/missing", error.serverError());

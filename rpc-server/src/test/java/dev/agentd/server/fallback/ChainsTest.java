@@ -117,6 +117,19 @@ class ChainsTest {
         assertEquals(4, memo.computations());
     }
 
+    @Test
+    void withoutChainsTheMemoAsksForNoCredential() {
+        ChainsMemo memo = new ChainsMemo();
+        int[] asked = {0};
+        Chains none = memo.get(Map.of(), Fixtures.CATALOG, provider -> {
+            asked[0]++;
+            return false;
+        });
+        assertSame(Chains.EMPTY, none);
+        assertEquals(0, asked[0]);
+        assertEquals(0, memo.computations());
+    }
+
     private static final Chains WALK = Chains.canonicalize(chains(
             Map.entry("anthropic/claude-opus-4-5:high", List.of("openai/gpt-5:high", "azure/gpt-5")),
             Map.entry("anthropic/claude-opus-4-5", List.of("openai/gpt-5", "azure/gpt-5:low", "ollama/llama3.1:8b"))),

@@ -7,6 +7,7 @@ import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.model.Model;
 import dev.agentd.server.ai.AssistantMessageBuilder;
 import dev.agentd.server.ai.ProviderError;
+import dev.agentd.server.ai.Refusals;
 import dev.agentd.server.ai.TextBounds;
 import dev.agentd.server.ai.catalog.Pricing;
 import dev.agentd.server.ai.http.HttpErrors;
@@ -23,7 +24,8 @@ import java.util.Map;
  * thinking and tool use (input_json_delta fragments), {@code message_delta} (stop reason, usage),
  * {@code message_stop}, {@code ping}, {@code message.model} (the model that answered), and in-band {@code error} events, whose JSON becomes the
  * errorMessage and whose {@code error.type} the errorType (no status: the stream itself was 200).
- * {@code stop_reason:"refusal"} ends the reply as an error typed {@link ErrorTypes#REFUSAL}; the
+ * {@code stop_reason:"refusal"} ends the reply as an error typed {@link ErrorTypes#REFUSAL}, its
+ * message naming {@code stop_details.category} and {@code explanation} when sent ({@link Refusals}); the
  * content streamed before it stays. The stop reason is the provider's text: it is redacted and cut
  * to {@link TextBounds#MAX_REASON_CHARS} as it is read.
  */
@@ -41,6 +43,9 @@ public final class AnthropicStreamMapper implements StreamMapper {
     private long cacheRead;
     private long cacheWrite;
     private String stopReason;
+    /** A refusal's {@code stop_details}: its category and explanation, redacted and bounded; else null. */
+    private String refusalCategory;
+    private String refusalExplanation;
     private boolean stopped;
     private ProviderError failure;
 
@@ -87,6 +92,7 @@ public final class AnthropicStreamMapper implements StreamMapper {
                 if (reason.isTextual()) {
                     stopReason = TextBounds.cut(redactor.apply(reason.textValue()), TextBounds.MAX_REASON_CHARS);
                 }
+                stopDetails(json.path("delta").path("stop_details"));
                 usage(json.path("usage"));
             }
             case "message_stop" -> {
@@ -120,9 +126,24 @@ public final class AnthropicStreamMapper implements StreamMapper {
             case "max_tokens", "model_context_window_exceeded" -> new Outcome.Done(StopReason.LENGTH);
             case "tool_use" -> new Outcome.Done(StopReason.TOOL_USE);
             case "refusal" -> new Outcome.Failed(ProviderError.refusal(
-                    "The model refused to answer (stop_reason: refusal)"));
+                    Refusals.message(refusalCategory, refusalExplanation)));
             default -> new Outcome.Failed(ProviderError.of("Unhandled stop reason: " + stopReason));
         };
+    }
+
+    /** A refusal's details (null fields when it maps to no named category); other types are ignored. */
+    private void stopDetails(JsonNode details) {
+        if (!details.isObject()) {
+            return;
+        }
+        JsonNode category = details.path("category");
+        if (category.isTextual()) {
+            refusalCategory = TextBounds.cut(category.textValue(), TextBounds.MAX_TYPE_CHARS);
+        }
+        JsonNode explanation = details.path("explanation");
+        if (explanation.isTextual()) {
+            refusalExplanation = TextBounds.cut(redactor.apply(explanation.textValue()), TextBounds.MAX_BODY_CHARS);
+        }
     }
 
     private void startBlock(int index, JsonNode block) {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.server.ai.AssistantMessageBuilder;
 import dev.agentd.server.ai.ProviderError;
+import dev.agentd.server.ai.RateLimitHeaders;
+import dev.agentd.protocol.response.RateLimits;
 import dev.agentd.server.ai.ReplyBound;
 import dev.agentd.server.ai.TextBounds;
 import dev.agentd.server.ai.sse.SseEvent;
@@ -15,6 +17,7 @@ import dev.agentd.protocol.json.Json;
 import dev.agentd.server.ai.StreamListener;
 import dev.agentd.server.ai.StreamRequest;
 import java.net.URI;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -109,7 +112,7 @@ public final class HttpReplyStreamer {
         }
         // Built after signing: the signer's secrets are known by now.
         Redactor redactor = Redactor.of(request.apiKey(), request.headers().values());
-        return stream(http, redactor, errorType, reply, mappers.apply(reply, redactor), cancel, reader);
+        return stream(http, redactor, errorType, reply, mappers.apply(reply, redactor), listener, cancel, reader);
     }
 
     /**
@@ -118,7 +121,8 @@ public final class HttpReplyStreamer {
      * @param errorType reads the provider's error type or code from a JSON error body
      */
     private AgentMessage.Assistant stream(HttpRequest request, Redactor redactor, Function<JsonNode, String> errorType,
-            AssistantMessageBuilder reply, StreamMapper mapper, CancellationToken cancel, BodyReader reader) {
+            AssistantMessageBuilder reply, StreamMapper mapper, StreamListener listener, CancellationToken cancel,
+            BodyReader reader) {
         ProviderError[] mapperFailure = {null};
         SseParser.Handler handler = new SseParser.Handler() {
             @Override
@@ -135,7 +139,8 @@ public final class HttpReplyStreamer {
                 }
             }
         };
-        ExchangeResult result = exchange.run(request, timeouts.get(), cancel, reply::start, handler, reader);
+        ExchangeResult result = exchange.run(request, timeouts.get(), cancel, headers -> rateLimits(headers, listener),
+                reply::start, handler, reader);
         if (result instanceof ExchangeResult.Aborted) {
             return reply.aborted();
         }
@@ -169,5 +174,18 @@ public final class HttpReplyStreamer {
             return reply.finish(done.stopReason());
         }
         throw new IllegalStateException("unhandled stream outcome: " + outcome);
+    }
+
+    /** Every reply's rate-limit headers go to the listener; a listener's failure is not the reply's. */
+    private void rateLimits(HttpHeaders headers, StreamListener listener) {
+        RateLimits limits = RateLimitHeaders.parse(headers.map(), scheduler.now());
+        if (limits == null) {
+            return;
+        }
+        try {
+            listener.onRateLimits(limits);
+        } catch (RuntimeException e) {
+            LOG.debug("rate-limit listener failed: {}", e.getClass().getName());
+        }
     }
 }

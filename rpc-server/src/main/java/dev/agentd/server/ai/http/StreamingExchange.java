@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +24,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
 
 /**
  * Sends one request and streams its SSE body into a handler on the calling thread, under the
@@ -66,15 +68,28 @@ public final class StreamingExchange {
     /** Runs the exchange, reading the body with {@code reader} (SSE or a binary frame format). */
     public ExchangeResult run(HttpRequest request, ProviderTimeouts timeouts, CancellationToken cancel,
             Runnable onResponse, SseParser.Handler handler, BodyReader reader) {
+        return run(request, timeouts, cancel, headers -> { }, onResponse, handler, reader);
+    }
+
+    /**
+     * Runs the exchange.
+     *
+     * @param onHeaders sees the headers of every response, error or not, before anything else
+     *     (the rate-limit figures are read from them)
+     */
+    public ExchangeResult run(HttpRequest request, ProviderTimeouts timeouts, CancellationToken cancel,
+            Consumer<HttpHeaders> onHeaders, Runnable onResponse, SseParser.Handler handler, BodyReader reader) {
         long start = scheduler.monotonicMs();
         RequestLog.Seen seen = new RequestLog.Seen();
-        ExchangeResult result = exchange(request, timeouts, cancel, onResponse, handler, reader, seen, start);
+        ExchangeResult result = exchange(request, timeouts, cancel, onHeaders, onResponse, handler, reader, seen,
+                start);
         RequestLog.log(request, result, seen, scheduler.monotonicMs() - start);
         return result;
     }
 
     private ExchangeResult exchange(HttpRequest request, ProviderTimeouts timeouts, CancellationToken cancel,
-            Runnable onResponse, SseParser.Handler handler, BodyReader reader, RequestLog.Seen seen, long start) {
+            Consumer<HttpHeaders> onHeaders, Runnable onResponse, SseParser.Handler handler, BodyReader reader,
+            RequestLog.Seen seen, long start) {
         Kill kill = new Kill();
         StreamWatchdog watchdog = new StreamWatchdog(scheduler, timeouts, kill, output);
         Runnable unregister = cancel.onCancel(kill);
@@ -89,6 +104,7 @@ public final class StreamingExchange {
             InputStream body = new FirstByte(kill.attach(response.body()), watchdog::firstByte);
             int status = response.statusCode();
             seen.response(status, response.headers(), scheduler.monotonicMs() - start);
+            onHeaders.accept(response.headers());
             if (status >= 300 || isJson(response)) {
                 return new ExchangeResult.HttpFailure(status, response.headers(), readLimited(body));
             }

@@ -6,7 +6,9 @@ import dev.agentd.server.ai.ModelRegistry;
 import dev.agentd.server.config.Settings;
 import dev.agentd.server.runtime.Scheduler;
 import java.util.concurrent.Executor;
+import java.util.OptionalDouble;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
@@ -23,7 +25,18 @@ import java.util.random.RandomGenerator;
  * @param storeWork runs shared-store work that must not block the caller (a user's model change
  *     arrives on the command reader), in order with the session's runs: the session's run thread
  * @param services the process's fallback switches, debug log and shared state
+ * @param utilization a selector's current rate-limit utilization (0..1) as its replies' headers
+ *     said, empty when unknown: the pre-emptive switch reads it
  */
 public record FallbackWiring(Scheduler scheduler, Supplier<Settings> settings, RandomGenerator random,
         ModelRegistry models, ModelAvailability availability, Consumer<AgentEvent> emit, ProbeBack.Probe probe, Supplier<String> sessionId,
-        Executor storeWork, FallbackServices services) {}
+        Executor storeWork, FallbackServices services, Function<String, OptionalDouble> utilization) {
+
+    /** Without rate-limit figures (no pre-emptive switch). */
+    public FallbackWiring(Scheduler scheduler, Supplier<Settings> settings, RandomGenerator random,
+            ModelRegistry models, ModelAvailability availability, Consumer<AgentEvent> emit, ProbeBack.Probe probe,
+            Supplier<String> sessionId, Executor storeWork, FallbackServices services) {
+        this(scheduler, settings, random, models, availability, emit, probe, sessionId, storeWork, services,
+                selector -> OptionalDouble.empty());
+    }
+}

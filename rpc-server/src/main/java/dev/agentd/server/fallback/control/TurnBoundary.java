@@ -8,14 +8,17 @@ import dev.agentd.server.fallback.CandidateScan;
 import dev.agentd.server.fallback.Chains;
 import dev.agentd.server.fallback.FallbackSettings;
 import dev.agentd.server.fallback.Pins;
+import dev.agentd.server.fallback.PreemptiveSwitch;
 import dev.agentd.server.fallback.RevertRule;
 import dev.agentd.server.recovery.Candidate;
 import dev.agentd.server.recovery.SwitchReason;
 import dev.agentd.server.runtime.LogText;
 import dev.agentd.server.state.Admission;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +32,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class TurnBoundary {
     private static final Logger LOG = LoggerFactory.getLogger(TurnBoundary.class);
+
+    /** The {@code reason} of a pre-emptive switch's {@code retry_fallback_applied}. */
+    static final String QUOTA = "quota";
 
     private final Rungs rungs;
     private final ProbeBack probes;
@@ -65,6 +71,11 @@ public final class TurnBoundary {
             } catch (RuntimeException e) {
                 LOG.warn("circuit check failed: {}", LogText.clip(e.toString()));
             }
+            try {
+                preemptiveBoundary();
+            } catch (RuntimeException e) {
+                LOG.warn("pre-emptive switch check failed: {}", LogText.clip(e.toString()));
+            }
         }
     }
 
@@ -72,7 +83,9 @@ public final class TurnBoundary {
         long now = rungs.now();
         Model current = rungs.seat.choice().model();
         Model original = episode.original();
-        boolean originalUsable = rungs.usable(original) && !rungs.health.unusable(original, now);
+        // an original still above retry.preemptiveSwitchAt is not usable yet: reverting would only leave it again
+        boolean originalUsable = rungs.usable(original) && !rungs.health.unusable(original, now)
+                && !hot(original.selector(), PreemptiveSwitch.threshold(rungs.wiring.settings().get()));
         long coolingUntil = now + rungs.health.coolingMs(original.selector(), now);
         RevertRule.Facts facts = new RevertRule.Facts(true, episode.pins(), originalUsable,
                 rungs.health.unusable(current, now), coolingUntil == now ? 0 : coolingUntil,
@@ -155,6 +168,54 @@ public final class TurnBoundary {
                 episode != null ? episode.originalThinking() : choice.preferred(),
                 episode != null ? episode.pins() : Pins.NONE);
         rungs.announceApplied(base, candidate, SwitchReason.TRANSIENT.wire(), null, "trigger", "circuit-open");
+    }
+
+    /**
+     * The pre-emptive part of a turn boundary (FALLBACK §6.1), for chain-managed models only: when
+     * {@code retry.preemptiveSwitchAt} is set and the current model's rate-limit window is fuller,
+     * the session moves to the first rung that is neither open nor itself above it, announced as
+     * any switch ({@code retry_fallback_applied}, reason {@code quota}). With no such rung it stays.
+     */
+    private void preemptiveBoundary() {
+        FallbackSettings settings = rungs.settings();
+        OptionalDouble threshold = PreemptiveSwitch.threshold(rungs.wiring.settings().get());
+        if (!settings.enabled() || threshold.isEmpty()) {
+            return;
+        }
+        Chains chains = rungs.chains(settings);
+        ModelChoice choice = rungs.seat.choice();
+        Optional<String> key = rungs.keyFor(chains, choice);
+        String base = choice.model().selector();
+        if (key.isEmpty() || !hot(base, threshold)) {
+            return;
+        }
+        Predicate<String> none = provider -> false;
+        // a rung above the threshold is graded like an open circuit: taken only if nothing else is
+        Predicate<String> unwanted = rungs.circuits.openNow().or(selector -> hot(selector, threshold));
+        Supplier<CandidateScan.Scan> scan = () -> rungs.scan(chains, key.get(), choice, rungs.now(), unwanted, none,
+                none);
+        CandidateScan.Scan first = scan.get();
+        if (first.next().isEmpty() || first.circuitOpen()) {
+            return;
+        }
+        Optional<Candidate> admitted = rungs.admitted(first.next().get(), scan, false);
+        if (admitted.isEmpty()) {
+            return;
+        }
+        Candidate candidate = admitted.get();
+        rungs.log().info("preemptive_switch", Rungs.data("selector", base, "to", candidate.selector(), "chainKey",
+                candidate.chainKey(), "utilization", rungs.wiring.utilization().apply(base).orElse(-1),
+                "threshold", threshold.getAsDouble()));
+        rungs.health.markTried(base);
+        Episodes.Episode episode = rungs.episodes.active();
+        rungs.enter(candidate, episode != null ? episode.original() : choice.model(),
+                episode != null ? episode.originalThinking() : choice.preferred(),
+                episode != null ? episode.pins() : Pins.NONE);
+        rungs.announceApplied(base, candidate, QUOTA, null, "trigger", "preemptive");
+    }
+
+    private boolean hot(String selector, OptionalDouble threshold) {
+        return PreemptiveSwitch.due(rungs.wiring.utilization().apply(selector), threshold);
     }
 
     /**

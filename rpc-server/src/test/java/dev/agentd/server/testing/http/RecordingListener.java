@@ -1,5 +1,6 @@
 package dev.agentd.server.testing.http;
 
+import dev.agentd.protocol.response.RateLimits;
 import dev.agentd.protocol.event.AssistantMessageEvent;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.Usage;
@@ -14,6 +15,7 @@ public final class RecordingListener implements StreamListener {
     private final List<AssistantMessageEvent> events = Collections.synchronizedList(new ArrayList<>());
     private final List<Usage> usages = new ArrayList<>();
     private volatile int starts;
+    private final List<RateLimits> rateLimits = Collections.synchronizedList(new ArrayList<>());
 
     public RecordingListener() {
         this(false);
@@ -45,6 +47,18 @@ public final class RecordingListener implements StreamListener {
     public List<Usage> usages() {
         synchronized (events) {
             return List.copyOf(usages);
+        }
+    }
+
+    @Override
+    public void onRateLimits(RateLimits limits) {
+        rateLimits.add(limits);
+    }
+
+    /** The rate-limit figures each reply's headers carried. */
+    public List<RateLimits> rateLimits() {
+        synchronized (rateLimits) {
+            return List.copyOf(rateLimits);
         }
     }
 
