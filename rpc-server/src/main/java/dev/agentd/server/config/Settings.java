@@ -49,6 +49,16 @@ public final class Settings {
         }).orElse(fallback);
     }
 
+    /** A number between {@code min} and {@code max} (e.g. a ratio), else {@code fallback} with one warning. */
+    public double decimal(String path, double fallback, double min, double max) {
+        return node(path).map(value -> {
+            if (value.isNumber() && value.doubleValue() >= min && value.doubleValue() <= max) {
+                return value.doubleValue();
+            }
+            return malformed(path, value, "a number between " + min + " and " + max, fallback);
+        }).orElse(fallback);
+    }
+
     public Optional<String> text(String path) {
         return node(path).flatMap(value -> {
             if (value.isTextual() && !value.textValue().isBlank()) {

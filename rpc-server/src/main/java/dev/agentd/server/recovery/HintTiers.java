@@ -2,8 +2,8 @@ package dev.agentd.server.recovery;
 
 /**
  * The 429 arithmetic of FALLBACK §4, pure (no clock: {@code nowMs} is passed in). A rate-limited
- * reply's server hint picks a tier; tier 1 stays on the model with a wait sequence that first
- * probes halfway through the hinted window, then waits out the rest of it, then waits the hint.
+ * reply's server hint picks a tier; tier 1 stays on the model and waits the whole hint each time
+ * (never less: a retry inside the window only earns another 429), until the hinted waits pass the cap.
  * {@link RecoveryPolicy} routes on the answers; nothing here decides whether a fallback exists.
  */
 public final class HintTiers {
@@ -49,32 +49,28 @@ public final class HintTiers {
     }
 
     /**
-     * The next tier-1 wait (senpi §6.5). {@code floorMs} is the attempt's exponential backoff
-     * ({@code baseDelayMs·2^(attempt-1)}); no wait is shorter. First hinted 429:
-     * {@code max(ceil(hint/2), floor)}; second: {@code max(remaining-to-deadline, floor)} (a fresh
-     * hint moves the deadline); later, or without a hint: {@code max(hint, floor)}, never demoting.
-     * Demotion is strict: a cumulative wait equal to the cap still waits.
+     * The next tier-1 wait. {@code floorMs} is the attempt's exponential backoff
+     * ({@code baseDelayMs·2^(attempt-1)}); no wait is shorter. A hinted 429 waits
+     * {@code max(hint, floor)} (the hint moves the deadline); a 429 without a hint inside the chain
+     * waits what is left to the last deadline, at least the floor. The wait demotes (switch instead)
+     * once the cumulative wait passes the cap; a cumulative wait equal to the cap still waits.
      */
     public static InTurn inTurn(Long hintMs, RateLimitWait state, long floorMs, long capMs, long nowMs) {
         long floor = Math.max(0, floorMs);
-        if (state.phase() == RateLimitWait.Phase.HALF_USED) {
-            long deadline = hintMs != null ? saturatedAdd(nowMs, hintMs) : state.deadlineMs();
-            long remaining = Math.max(0, deadline - nowMs);
-            long delay = Math.max(remaining, floor);
-            long cumulative = saturatedAdd(state.cumulativeMs(), delay);
-            return new InTurn(delay, new RateLimitWait(RateLimitWait.Phase.DONE, deadline, cumulative),
-                    cumulative > capMs, remaining);
-        }
-        if (state.phase() == RateLimitWait.Phase.IDLE && hintMs != null) {
-            long delay = Math.max(halfUp(hintMs), floor);
+        if (hintMs != null) {
+            // The whole hint, never half of it first: an early retry inside the window costs a request
+            // and usually earns another 429 (issue 27).
+            long delay = Math.max(hintMs, floor);
             long deadline = saturatedAdd(nowMs, hintMs);
             long cumulative = saturatedAdd(state.cumulativeMs(), delay);
-            return new InTurn(delay, new RateLimitWait(RateLimitWait.Phase.HALF_USED, deadline, cumulative),
+            return new InTurn(delay, new RateLimitWait(RateLimitWait.Phase.DONE, deadline, cumulative),
                     cumulative > capMs, hintMs);
         }
-        long delay = Math.max(hintMs == null ? 0 : hintMs, floor);
-        return new InTurn(delay, new RateLimitWait(RateLimitWait.Phase.DONE, state.deadlineMs(),
-                state.cumulativeMs()), false, Math.max(0, state.deadlineMs() - nowMs));
+        long remaining = Math.max(0, state.deadlineMs() - nowMs);
+        long delay = Math.max(remaining, floor);
+        long cumulative = saturatedAdd(state.cumulativeMs(), delay);
+        return new InTurn(delay, new RateLimitWait(RateLimitWait.Phase.DONE, state.deadlineMs(), cumulative),
+                cumulative > capMs, remaining);
     }
 
     /**
@@ -96,11 +92,6 @@ public final class HintTiers {
         long seconds = hintMs / 1000 + (hintMs % 1000 == 0 ? 0 : 1);
         return "Provider requested a " + seconds + "s wait before retrying and no usable fallback model is "
                 + "available. " + error;
-    }
-
-    /** {@code ceil(ms/2)} for a non-negative {@code ms}. */
-    static long halfUp(long ms) {
-        return ms / 2 + (ms % 2);
     }
 
     private static long saturatedAdd(long a, long b) {

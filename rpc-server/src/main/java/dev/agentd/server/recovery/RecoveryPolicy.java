@@ -114,8 +114,7 @@ public final class RecoveryPolicy {
         }
         // A usage limit's hint is its credential's window, which the block already holds: another
         // credential may free up sooner, so the wait stays the backoff (SPEC §5.6).
-        RecoveryAction onThisCredential = retryOrRefuse(last, attempt, error, config, afterRetry, fallback,
-                facts.rateLimitWait(), !usageLimit);
+        RecoveryAction onThisCredential = retryOrRefuse(facts, attempt, error, afterRetry, fallback, !usageLimit);
         return usageLimit ? new RecoveryAction.BlockCredential(last.retryAfterMs(), onThisCredential)
                 : onThisCredential;
     }
@@ -173,7 +172,7 @@ public final class RecoveryPolicy {
                             limits.hintedWaitCapMs(), facts.nowMs());
                     // Past the cap, waiting longer on this model costs more than another model would.
                     yield wait.demote() ? fallback.to(SwitchReason.TRANSIENT, 1, wait.remainingMs(), false)
-                            : new RecoveryAction.Retry(attempt, wait.delayMs(), error, wait.next());
+                            : new RecoveryAction.Retry(attempt, facts.jittered(wait.delayMs()), error, wait.next());
                 }
             };
         }
@@ -184,18 +183,18 @@ public final class RecoveryPolicy {
         if (attempt > config.maxRetries()) {
             return fallback.orElse(SwitchReason.TRANSIENT, 1, new RecoveryAction.GiveUp(attempt - 1, error, afterRetry));
         }
-        return new RecoveryAction.Retry(attempt, HintTiers.withoutFallback(tier, hint, floor,
-                limits.hintedWaitCapMs()), error, facts.rateLimitWait());
+        return new RecoveryAction.Retry(attempt, facts.jittered(HintTiers.withoutFallback(tier, hint, floor,
+                limits.hintedWaitCapMs())), error, facts.rateLimitWait());
     }
 
     /**
      * Retry attempt {@code attempt} after the server's hint when it gave one (SPEC §5.5; 0 counts
      * as none), else after the backoff; a hint above {@code maxRetryDelayMs} ends the chain.
      */
-    private static RecoveryAction retryOrRefuse(AgentMessage.Assistant last, int attempt, String error,
-            RetryConfig config, RecoveryAction afterRetry, Fallback fallback, RateLimitWait wait,
-            boolean hintSetsDelay) {
-        Long hint = last.retryAfterMs();
+    private static RecoveryAction retryOrRefuse(RunFacts facts, int attempt, String error, RecoveryAction afterRetry,
+            Fallback fallback, boolean hintSetsDelay) {
+        RetryConfig config = facts.config();
+        Long hint = facts.lastAssistant().retryAfterMs();
         if (hint != null && hint > config.maxRetryDelayMs()) {
             // An over-budget wait is no reason to stop when another model can serve now (FALLBACK §3).
             return fallback.orElse(SwitchReason.TRANSIENT, 1, new RecoveryAction.GiveUp(attempt - 1,
@@ -203,7 +202,7 @@ public final class RecoveryPolicy {
                             + config.maxRetryDelayMs() + "ms", afterRetry));
         }
         long delay = hintSetsDelay && hint != null && hint > 0 ? hint : config.backoffMs(attempt);
-        return new RecoveryAction.Retry(attempt, delay, error, wait);
+        return new RecoveryAction.Retry(attempt, facts.jittered(delay), error, facts.rateLimitWait());
     }
 
     private static RecoveryAction compactionCheck(RunFacts facts) {

@@ -8,10 +8,18 @@ import dev.agentd.server.config.Settings;
  * exceeds either.
  */
 public record RetryConfig(boolean enabled, int maxRetries, long baseDelayMs, long maxRetryDelayMs,
-        long maxAgentDelayMs) {
+        long maxAgentDelayMs, double jitterRatio) {
 
     private static final long DEFAULT_AGENT_DELAY_MS = 60_000;
-    public static final RetryConfig DEFAULTS = new RetryConfig(true, 3, 2000, 60_000, DEFAULT_AGENT_DELAY_MS);
+    /** {@code retry.jitterRatio}'s default: every wait gets up to 10 % more, never less (issue 27). */
+    public static final double DEFAULT_JITTER_RATIO = 0.1;
+    public static final RetryConfig DEFAULTS = new RetryConfig(true, 3, 2000, 60_000, DEFAULT_AGENT_DELAY_MS,
+            DEFAULT_JITTER_RATIO);
+
+    /** Settings without jitter: what code states exactly (tests, fixed configurations). */
+    public RetryConfig(boolean enabled, int maxRetries, long baseDelayMs, long maxRetryDelayMs, long maxAgentDelayMs) {
+        this(enabled, maxRetries, baseDelayMs, maxRetryDelayMs, maxAgentDelayMs, 0);
+    }
     /** Upper bounds of the settings (a day, a hundred attempts). */
     public static final int MAX_RETRIES_LIMIT = 100;
     public static final long MAX_DELAY_LIMIT = 24L * 60 * 60 * 1000;
@@ -27,7 +35,21 @@ public record RetryConfig(boolean enabled, int maxRetries, long baseDelayMs, lon
                 (int) settings.integer("retry.maxRetries", DEFAULTS.maxRetries, 0, MAX_RETRIES_LIMIT),
                 settings.integer("retry.baseDelayMs", DEFAULTS.baseDelayMs, 0, MAX_DELAY_LIMIT),
                 settings.integer("retry.maxRetryDelayMs", DEFAULTS.maxRetryDelayMs, 0, MAX_DELAY_LIMIT),
-                settings.integer("retry.maxAgentDelayMs", DEFAULTS.maxAgentDelayMs, 0, MAX_DELAY_LIMIT));
+                settings.integer("retry.maxAgentDelayMs", DEFAULTS.maxAgentDelayMs, 0, MAX_DELAY_LIMIT),
+                settings.decimal("retry.jitterRatio", DEFAULT_JITTER_RATIO, 0, 1));
+    }
+
+    /**
+     * {@code delayMs} plus its jitter: {@code floor(delayMs · jitterRatio · fraction)} more, never
+     * less, so sessions that failed together do not come back together and no wait is shorter than
+     * a server's hint. {@code fraction} in [0, 1) is drawn by the caller (the decision stays pure).
+     */
+    public long jittered(long delayMs, double fraction) {
+        if (delayMs <= 0 || jitterRatio <= 0 || fraction <= 0) {
+            return Math.max(0, delayMs);
+        }
+        double extra = Math.floor(delayMs * Math.min(1, jitterRatio) * Math.min(fraction, 1));
+        return extra >= Long.MAX_VALUE - delayMs ? Long.MAX_VALUE : delayMs + (long) extra;
     }
 
     /**

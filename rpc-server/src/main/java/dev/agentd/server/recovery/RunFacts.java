@@ -19,6 +19,8 @@ import dev.agentd.server.compaction.CompactionConfig;
  * @param rateLimitWait the chain's in-turn 429 wait state ({@link RateLimitWait#NONE} when none)
  * @param hintLimits the 429 tier boundaries (FALLBACK §4)
  * @param nowMs the monotonic clock now (tier-1 deadlines are measured on it)
+ * @param jitterFraction in [0, 1): drawn once per decision from the session's random source, it
+ *     scales the wait's jitter ({@link RetryConfig#jittered})
  */
 public record RunFacts(
         AgentMessage.Assistant lastAssistant,
@@ -33,11 +35,26 @@ public record RunFacts(
         FallbackView fallback,
         RateLimitWait rateLimitWait,
         HintTiers.Limits hintLimits,
-        long nowMs) {
+        long nowMs,
+        double jitterFraction) {
 
     public RunFacts {
         fallback = fallback == null ? FallbackView.NONE : fallback;
         rateLimitWait = rateLimitWait == null ? RateLimitWait.NONE : rateLimitWait;
         hintLimits = hintLimits == null ? HintTiers.Limits.DEFAULTS : hintLimits;
+    }
+
+    /** Without jitter. */
+    public RunFacts(AgentMessage.Assistant lastAssistant, int chainAttempt, RetryConfig config, boolean retrySuppressed,
+            long contextWindow, CompactionConfig compaction, long contextTokens, boolean overflowRecoveryAttempted,
+            boolean otherCredentialFree, FallbackView fallback, RateLimitWait rateLimitWait,
+            HintTiers.Limits hintLimits, long nowMs) {
+        this(lastAssistant, chainAttempt, config, retrySuppressed, contextWindow, compaction, contextTokens,
+                overflowRecoveryAttempted, otherCredentialFree, fallback, rateLimitWait, hintLimits, nowMs, 0);
+    }
+
+    /** {@code delayMs} with this decision's jitter. */
+    long jittered(long delayMs) {
+        return config.jittered(delayMs, jitterFraction);
     }
 }

@@ -106,7 +106,7 @@ public final class AgentSession implements AutoCloseable {
         this.control = new RunControl(bus::publish, context.scheduler(),
                 aborted -> bus.publish(new AgentEvent.AgentSettled(aborted)));
         this.recovery = new Recovery(control, bus, conversation, queues, journal, compactor,
-                new RecoveryFacts(settings, models, context.auth(), this::sessionId, fallback.onRunEnd()), fallback,
+                new RecoveryFacts(settings, models, context.auth(), this::sessionId, fallback.onRunEnd(), context.random()), fallback,
                 token -> runThread.execute(() -> execute(List.of(), token)));
         this.loop = new AgentLoop(conversation, queues, context::tools, calls::stream, this::emit,
                 () -> this.updateMode == UpdateMode.FULL, context.scheduler()::now, context.scheduler()::monotonicMs,

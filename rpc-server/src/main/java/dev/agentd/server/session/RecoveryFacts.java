@@ -6,6 +6,7 @@ import dev.agentd.server.auth.AuthStore;
 import dev.agentd.server.fallback.control.FallbackSwitch;
 import dev.agentd.server.recovery.RunFacts;
 import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
 
 /**
  * The session as the recovery decision sees it: builds one {@link RunFacts} snapshot per decision
@@ -19,9 +20,12 @@ final class RecoveryFacts {
     private final AuthStore auth;
     private final Supplier<String> sessionId;
     private final FallbackSwitch fallback;
+    private final RandomGenerator random;
 
+    /** @param random the session's one source of randomness: each decision draws its jitter from it */
     RecoveryFacts(SettingsControl settings, ModelControl models, AuthStore auth, Supplier<String> sessionId,
-            FallbackSwitch fallback) {
+            FallbackSwitch fallback, RandomGenerator random) {
+        this.random = random;
         this.settings = settings;
         this.models = models;
         this.auth = auth;
@@ -36,7 +40,7 @@ final class RecoveryFacts {
         return new RunFacts(last, chain.attempt(), settings.retry(), chain.retrySuppressed(), model.contextWindow(),
                 settings.compaction(), contextTokens, overflowRecoveryAttempted,
                 auth.otherCredentialFree(model.provider(), sessionId.get()), fallback.view(), chain.rateLimitWait(),
-                fallback.hintLimits(), fallback.monotonicMs());
+                fallback.hintLimits(), fallback.monotonicMs(), random.nextDouble());
     }
 
     /** The current model's context window (for overflow checks outside a decision). */

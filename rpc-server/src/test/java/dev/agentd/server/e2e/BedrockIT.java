@@ -164,7 +164,7 @@ class BedrockIT {
         daemon.send(command("prompt", "p1", "message", "hi"));
         JsonNode retry = daemon.awaitNth("auto_retry_start", 1);
         assertTrue(retry.path("errorMessage").asText().startsWith("429 "), retry.toString());
-        assertEquals(2000, retry.path("delayMs").asInt(), "Retry-After is the wait: " + retry);
+        Jittered.assertDelay(2000, retry.path("delayMs").asLong(), "Retry-After is the wait: " + retry);
         JsonNode end = daemon.awaitFinalAgentEnd(0);
         assertEquals("After two seconds.", lastText(end), end.toString());
         JsonNode usage = end.path("messages").get(end.path("messages").size() - 1).path("usage");

@@ -305,9 +305,10 @@ class PiParityIT {
         Files.writeString(work.resolve("notes.txt"), "hello\nfrom notes\n");
         try (Provider provider = new Provider(steps)) {
             Path agent = LocalProvider.agentDir(root, provider.server, "test-key");
-            // the same retry settings on both sides; pi's SDK must not retry inside an attempt
-            Files.writeString(agent.resolve("settings.json"),
-                    "{\"retry\":{\"baseDelayMs\":" + baseDelayMs + ",\"provider\":{\"maxRetries\":0}}}");
+            // the same retry settings on both sides; pi's SDK must not retry inside an attempt; pi has
+            // no jitter, so agentd's is off here (pi ignores the key)
+            Files.writeString(agent.resolve("settings.json"), "{\"retry\":{\"baseDelayMs\":" + baseDelayMs
+                    + ",\"jitterRatio\":0,\"provider\":{\"maxRetries\":0}}}");
             try (ParityPeer peer = start(side, work, agent, home)) {
                 peer.request(command("get_state", "c-warm-up"));
                 int from = peer.size();

@@ -48,10 +48,10 @@ class RetryIT {
         daemon.send(command("prompt", "p", "message", "hi"));
         JsonNode start1 = daemon.awaitNth("auto_retry_start", 1);
         assertEquals(1, start1.path("attempt").asInt());
-        assertEquals(100, start1.path("delayMs").asInt());
+        Jittered.assertDelay(100, start1.path("delayMs").asLong(), "first backoff");
         assertEquals(3, start1.path("maxAttempts").asInt());
         JsonNode start2 = daemon.awaitNth("auto_retry_start", 2);
-        assertEquals(200, start2.path("delayMs").asInt());
+        Jittered.assertDelay(200, start2.path("delayMs").asLong(), "second backoff");
         JsonNode end = daemon.awaitNth("auto_retry_end", 1);
         assertTrue(end.path("success").asBoolean());
         assertEquals(2, end.path("attempt").asInt());

@@ -19,6 +19,7 @@ final class Facts {
     private RateLimitWait rateLimitWait = RateLimitWait.NONE;
     private HintTiers.Limits hintLimits = HintTiers.Limits.DEFAULTS;
     private long nowMs;
+    private double jitter;
 
     private Facts(AgentMessage.Assistant last, RetryConfig config) {
         this.last = last;
@@ -67,8 +68,14 @@ final class Facts {
         return this;
     }
 
+    /** The decision's jitter draw, in [0, 1) (0 unless a test says otherwise). */
+    Facts jitter(double fraction) {
+        jitter = fraction;
+        return this;
+    }
+
     RunFacts build() {
         return new RunFacts(last, chainAttempt, config, retrySuppressed, contextWindow, compaction, 0, false,
-                otherCredentialFree, fallback, rateLimitWait, hintLimits, nowMs);
+                otherCredentialFree, fallback, rateLimitWait, hintLimits, nowMs, jitter);
     }
 }

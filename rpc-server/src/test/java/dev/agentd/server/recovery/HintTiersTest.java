@@ -38,56 +38,52 @@ class HintTiersTest {
     static Stream<Arguments> firstWaits() {
         // hint, floor, now → delay, deadline, cumulative, demote
         return Stream.of(
-                Arguments.of(80L, 1L, 1000L, 40L, 1080L, 40L, false), // ceil(80/2)
-                Arguments.of(81L, 1L, 1000L, 41L, 1081L, 41L, false), // ceil rounds up
-                Arguments.of(80L, 60L, 1000L, 60L, 1080L, 60L, false), // the floor wins
+                Arguments.of(80L, 1L, 1000L, 80L, 1080L, 80L, false), // the whole hint
+                Arguments.of(81L, 1L, 1000L, 81L, 1081L, 81L, false),
+                Arguments.of(80L, 90L, 1000L, 90L, 1080L, 90L, false), // the floor wins
                 Arguments.of(0L, 5L, 1000L, 5L, 1000L, 5L, false), // an explicit 0 is a hint
-                Arguments.of(100L, 100L, 1000L, 100L, 1100L, 100L, false), // equal to the cap: stays
+                Arguments.of(100L, 1L, 1000L, 100L, 1100L, 100L, false), // equal to the cap: stays
                 Arguments.of(100L, 101L, 1000L, 101L, 1100L, 101L, true)); // above the cap: demotes
     }
 
     @ParameterizedTest(name = "hint {0}, floor {1}")
     @MethodSource("firstWaits")
-    void theFirstHintedWaitIsHalfTheHintOrTheFloor(long hint, long floor, long now, long delay, long deadline,
+    void theFirstHintedWaitIsTheWholeHintOrTheFloor(long hint, long floor, long now, long delay, long deadline,
             long cumulative, boolean demote) {
         InTurn wait = HintTiers.inTurn(hint, RateLimitWait.NONE, floor, 100, now);
-        assertEquals(new InTurn(delay, new RateLimitWait(Phase.HALF_USED, deadline, cumulative), demote, hint), wait);
+        assertEquals(new InTurn(delay, new RateLimitWait(Phase.DONE, deadline, cumulative), demote, hint), wait);
     }
 
     @Test
-    void theSecondWaitsOutTheDeadlineAndLaterOnesWaitTheHint() {
+    void everyHintedWaitIsTheHintNeverLessAndAnUnhintedOneWaitsOutTheDeadline() {
         // cap 1000 (never passed here), floors 1, 2, 4, 8 for attempts 1..4
         InTurn first = HintTiers.inTurn(80L, RateLimitWait.NONE, 1, 1000, 1000);
-        assertEquals(40, first.delayMs());
-        // the second 429 names 30 ms left (a well-behaved server): the rest of the window
-        InTurn second = HintTiers.inTurn(30L, first.next(), 2, 1000, 1050);
-        assertEquals(new InTurn(30, new RateLimitWait(Phase.DONE, 1080, 70), false, 30), second);
-        // without a fresh hint the first deadline holds
+        assertEquals(80, first.delayMs());
+        // the second 429 names 30 ms: a fresh hint moves the deadline and is waited whole
+        InTurn second = HintTiers.inTurn(30L, first.next(), 2, 1000, 1080);
+        assertEquals(new InTurn(30, new RateLimitWait(Phase.DONE, 1110, 110), false, 30), second);
+        // without a fresh hint the last deadline holds: what is left of it, at least the floor
         InTurn unhinted = HintTiers.inTurn(null, first.next(), 2, 1000, 1050);
-        assertEquals(new InTurn(30, new RateLimitWait(Phase.DONE, 1080, 70), false, 30), unhinted);
-        // past the deadline: the floor
-        assertEquals(2, HintTiers.inTurn(null, first.next(), 2, 1000, 2000).delayMs());
-        // later: max(hint, floor), cumulative unchanged, never demoting
-        InTurn third = HintTiers.inTurn(80L, second.next(), 4, 1000, 1100);
-        assertEquals(new InTurn(80, second.next(), false, 0), third);
-        assertEquals(8, HintTiers.inTurn(5L, second.next(), 8, 1000, 1100).delayMs());
+        assertEquals(new InTurn(30, new RateLimitWait(Phase.DONE, 1080, 110), false, 30), unhinted);
+        assertEquals(2, HintTiers.inTurn(null, first.next(), 2, 1000, 2000).delayMs(), "past the deadline: the floor");
+        assertEquals(8, HintTiers.inTurn(5L, second.next(), 8, 1000, 1200).delayMs(), "the floor wins");
         assertEquals(8, HintTiers.inTurn(null, RateLimitWait.NONE, 8, 1000, 1100).delayMs(), "no hint: the floor");
     }
 
     static Stream<Arguments> secondWaitsAroundTheCap() {
-        // first hint 80 at t=1000 (waits 40); second at t=1040 with no fresh hint: 40 left → cumulative 80
+        // first hint 40 at t=1000 (waits 40); second hint 40 at t=1040: cumulative 80
         return Stream.of(Arguments.of(79L, true), Arguments.of(80L, false), Arguments.of(81L, false));
     }
 
     @ParameterizedTest(name = "cap {0} → demote {1}")
     @MethodSource("secondWaitsAroundTheCap")
     void theSecondWaitDemotesOnlyWhenTheCumulativeWaitPassesTheCap(long cap, boolean demote) {
-        InTurn first = HintTiers.inTurn(80L, RateLimitWait.NONE, 1, cap, 1000);
-        InTurn second = HintTiers.inTurn(null, first.next(), 2, cap, 1040);
+        InTurn first = HintTiers.inTurn(40L, RateLimitWait.NONE, 1, cap, 1000);
+        InTurn second = HintTiers.inTurn(40L, first.next(), 2, cap, 1040);
         assertEquals(40, second.delayMs());
         assertEquals(80, second.next().cumulativeMs());
         assertEquals(demote, second.demote());
-        assertEquals(40, second.remainingMs(), "the cooldown of a demoted model is what is left of the window");
+        assertEquals(40, second.remainingMs(), "the cooldown of a demoted model is the hinted window");
     }
 
     @Test

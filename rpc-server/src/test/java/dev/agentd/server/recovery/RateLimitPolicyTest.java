@@ -28,7 +28,7 @@ class RateLimitPolicyTest {
     private static final Classification RATE_LIMITED = Classification.of(ErrorClass.RATE_LIMITED);
     private static final long NOW = 10_000;
 
-    private static AgentMessage.Assistant error(String text, int status, String type, Long hint) {
+    static AgentMessage.Assistant error(String text, int status, String type, Long hint) {
         return new AgentMessage.Assistant(List.of(), "api", "p", "m", Usage.ZERO, StopReason.ERROR, text, 0, status,
                 type, hint, null);
     }
@@ -48,8 +48,8 @@ class RateLimitPolicyTest {
                 probeBack, Views.RUNG);
     }
 
-    private static RateLimitWait halfUsed(long deadline, long cumulative) {
-        return new RateLimitWait(RateLimitWait.Phase.HALF_USED, deadline, cumulative);
+    private static RateLimitWait waited(long deadline, long cumulative) {
+        return new RateLimitWait(RateLimitWait.Phase.DONE, deadline, cumulative);
     }
 
     static Stream<Arguments> table() {
@@ -57,15 +57,16 @@ class RateLimitPolicyTest {
         return Stream.of(
                 // --- with a rung to switch to
                 Arguments.of("no hint switches at once", rateLimited(null), 0, RUNG, none, switched(1, null, false)),
-                Arguments.of("tier 1 waits half the hint", rateLimited(80L), 0, RUNG, none,
-                        new RecoveryAction.Retry(1, 40, RATE, halfUsed(NOW + 80, 40))),
+                Arguments.of("tier 1 waits the whole hint", rateLimited(80L), 0, RUNG, none,
+                        new RecoveryAction.Retry(1, 80, RATE, waited(NOW + 80, 80))),
                 Arguments.of("tier 1 at the cap still waits", rateLimited(100L), 0, RUNG, none,
-                        new RecoveryAction.Retry(1, 50, RATE, halfUsed(NOW + 100, 50))),
-                Arguments.of("tier 1 second 429 waits out the window", rateLimited(30L), 1, RUNG,
-                        halfUsed(NOW + 30, 40), new RecoveryAction.Retry(2, 30, RATE,
-                                new RateLimitWait(RateLimitWait.Phase.DONE, NOW + 30, 70))),
-                Arguments.of("tier 1 past the hinted wait cap switches, cooling for the rest of the window",
-                        rateLimited(90L), 1, RUNG, halfUsed(NOW + 45, 50), switched(1, 90L, false)),
+                        new RecoveryAction.Retry(1, 100, RATE, waited(NOW + 100, 100))),
+                Arguments.of("tier 1 second 429 waits its hint", rateLimited(30L), 1, RUNG,
+                        waited(NOW, 50), new RecoveryAction.Retry(2, 30, RATE, waited(NOW + 30, 80))),
+                Arguments.of("tier 1 never waits less than the floor", rateLimited(10L), 1, RUNG,
+                        waited(NOW, 50), new RecoveryAction.Retry(2, 20, RATE, waited(NOW + 10, 70))),
+                Arguments.of("tier 1 past the hinted wait cap switches, cooling for the hinted window",
+                        rateLimited(90L), 1, RUNG, waited(NOW, 50), switched(1, 90L, false)),
                 Arguments.of("tier 1 past the budget switches", rateLimited(20L), 3, RUNG, none,
                         switched(1, 20L, false)),
                 Arguments.of("tier 2 just above the cap switches and probes back", rateLimited(101L), 0, RUNG, none,
@@ -120,7 +121,7 @@ class RateLimitPolicyTest {
 
     @Test
     void theTier1WaitStateSurvivesANon429Retry() {
-        RateLimitWait wait = halfUsed(NOW + 30, 40);
+        RateLimitWait wait = waited(NOW + 30, 40);
         RecoveryAction action = decide(error("529 overloaded", 529, "overloaded_error", null), 1, RUNG, wait);
         assertEquals(new RecoveryAction.Retry(2, 20, "529 overloaded", wait), action);
     }

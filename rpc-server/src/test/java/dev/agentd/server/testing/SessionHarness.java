@@ -60,6 +60,9 @@ public final class SessionHarness implements AutoCloseable {
     private SessionHarness(Builder builder) {
         this.settings = new SettingsStore(builder.dir.resolve("settings.json"),
                 builder.dir.resolve("project-settings.json"));
+        // Waits exactly as decided: a test on fake time advances by the announced delay. A test of
+        // jitter itself sets retry.jitterRatio again (the process layer wins over the files).
+        settings.setForProcess("retry.jitterRatio", com.fasterxml.jackson.databind.node.DoubleNode.valueOf(0));
         this.auth = new AuthStore(builder.credentials,
                 new SecretResolver(Map.of(), scheduler, SecretResolver.COMMAND_LIMIT_MS), scheduler);
         List<Provider> providers = new ArrayList<>(builder.providers);
