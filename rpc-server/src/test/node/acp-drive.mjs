@@ -6,11 +6,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
+import { attempt, check, eventually, report } from "./drive-checks.mjs";
 
 const [sdkDir, work] = process.argv.slice(2);
 const acp = await import(pathToFileURL(join(sdkDir, "dist/v1/acp.js")).href);
-const checks = [];
-const check = (name, ok, detail) => checks.push({ name, ok: !!ok, detail: ok ? undefined : detail });
 
 // One agentd per scenario group: env AGENTD_DIR chooses its settings.json.
 function startAgent(args, agentDir) {
@@ -56,22 +55,6 @@ const count = (sessionId) => (updates.get(sessionId) || []).length;
 const text = (list, kind = "agent_message_chunk") =>
   list.filter((u) => u.sessionUpdate === kind && !u._meta).map((u) => u.content?.text ?? "").join("");
 const option = (options, id) => (options || []).find((o) => o.id === id);
-
-// A request agentd sent before answering the prompt may still be in the SDK's hands when the
-// prompt's answer resolves (its handlers run asynchronously); wait for it, within a bound.
-async function eventually(predicate, ms = 10000) {
-  const deadline = Date.now() + ms;
-  while (!predicate() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  return predicate();
-}
-
-async function attempt(name, fn) {
-  try {
-    await fn();
-  } catch (e) {
-    check(name, false, String(e?.stack || e));
-  }
-}
 
 const clientCapabilities = { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { notices: {} } };
 const app = acp
@@ -442,4 +425,4 @@ await app.connectWith(third.stream, async (ctx) => {
   });
 });
 check("third agent exits 0", (await third.stop()) === 0, "exit code");
-console.log(JSON.stringify({ checks }));
+report();

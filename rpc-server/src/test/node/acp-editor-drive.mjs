@@ -9,11 +9,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
+import { attempt, check, eventually, report } from "./drive-checks.mjs";
 
 const [sdkDir, work] = process.argv.slice(2);
 const acp = await import(pathToFileURL(join(sdkDir, "dist/v1/acp.js")).href);
-const checks = [];
-const check = (name, ok, detail) => checks.push({ name, ok: !!ok, detail: ok ? undefined : detail });
 
 function startAgent() {
   const child = spawn(process.env.AGENTD_JAVA || "java",
@@ -34,19 +33,6 @@ const count = (sessionId) => all(sessionId).length;
 const since = (sessionId, from) => all(sessionId).slice(from);
 const chunks = (list) => list.filter((u) => u.sessionUpdate === "agent_message_chunk" && !u._meta);
 const text = (list) => chunks(list).map((u) => u.content?.text ?? "").join("");
-async function eventually(predicate, ms = 10000) {
-  const deadline = Date.now() + ms;
-  while (!predicate() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  return predicate();
-}
-async function attempt(name, fn) {
-  try {
-    await fn();
-  } catch (e) {
-    check(name, false, String(e?.stack || e));
-  }
-}
-
 const terminals = new Map();
 const permissions = [];
 let holdPermission = null; // when set, the next permission request waits for this promise
@@ -222,4 +208,4 @@ await app.connectWith(second.stream, async (ctx) => {
   });
 });
 check("second agent exits 0", (await second.stop()) === 0, "exit code");
-console.log(JSON.stringify({ checks }));
+report();

@@ -9,11 +9,10 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
+import { attempt, check, eventually, report } from "./drive-checks.mjs";
 
 const [sdkDir, work] = process.argv.slice(2);
 const acp = await import(pathToFileURL(join(sdkDir, "dist/v1/acp.js")).href);
-const checks = [];
-const check = (name, ok, detail) => checks.push({ name, ok: !!ok, detail: ok ? undefined : detail });
 
 const child = spawn(process.env.AGENTD_JAVA || "java",
   ["-jar", process.env.AGENTD_JAR, "--mode", "acp", ...JSON.parse(process.env.AGENTD_ARGS)],
@@ -29,19 +28,6 @@ const record = (sessionId, update) => {
 const all = (sessionId) => updates.get(sessionId) || [];
 const count = (sessionId) => all(sessionId).length;
 const since = (sessionId, from) => all(sessionId).slice(from);
-async function eventually(predicate, ms = 20000) {
-  const deadline = Date.now() + ms;
-  while (!predicate() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  return predicate();
-}
-async function attempt(name, fn) {
-  try {
-    await fn();
-  } catch (e) {
-    check(name, false, String(e?.stack || e));
-  }
-}
-
 const permissions = [];
 const app = acp
   .client({ name: "agentd-acp-mcp-drive" })
@@ -129,4 +115,4 @@ await app.connectWith(stream, async (ctx) => {
 });
 child.stdin.end();
 check("agent exits 0", (await exited) === 0, "exit code");
-console.log(JSON.stringify({ checks }));
+report();
