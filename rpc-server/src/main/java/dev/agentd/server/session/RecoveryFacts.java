@@ -29,6 +29,11 @@ final class RecoveryFacts {
         this.fallback = fallback;
     }
 
+    /** {@code retry.keepPartial}: a retry keeps what a cut stream delivered. */
+    boolean keepPartial() {
+        return settings.keepPartial();
+    }
+
     /** The facts of a run that ended with {@code last} (null when it produced no reply). */
     RunFacts snapshot(AgentMessage.Assistant last, RunControl.ChainState chain, long contextTokens,
             boolean overflowRecoveryAttempted) {
