@@ -14,14 +14,24 @@ import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.ContentBlock;
 import dev.agentd.protocol.message.StopReason;
+import dev.agentd.protocol.model.Model;
+import dev.agentd.server.ai.AssistantMessageBuilder;
+import dev.agentd.server.ai.ErrorTypes;
+import dev.agentd.server.ai.Provider;
+import dev.agentd.server.ai.ProviderError;
+import dev.agentd.server.ai.StreamListener;
+import dev.agentd.server.ai.StreamRequest;
 import dev.agentd.server.ai.ToolDefinition;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.testing.SessionHarness;
 import dev.agentd.server.tools.Tool;
 import dev.agentd.server.tools.ToolResult;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
@@ -52,6 +62,64 @@ class KeepPartialTest {
         public ToolResult execute(String id, JsonNode args, CancellationToken cancel, Consumer<ToolOutput> onUpdate) {
             return ToolResult.text("run " + runs.incrementAndGet());
         }
+    }
+
+    /** An anthropic-messages provider whose replies stream the queued texts; a text ending in "|" is cut there. */
+    static final class CuttingProvider implements Provider {
+        static final Model MODEL = new Model("cut-1", "Cut", "anthropic-messages", "cutter", "http://unused", false,
+                List.of("text"), Model.Cost.FREE, 200_000, 8_192);
+        final Deque<String> replies = new ArrayDeque<>();
+        final List<List<AgentMessage>> contexts = new CopyOnWriteArrayList<>();
+
+        CuttingProvider(String... replies) {
+            this.replies.addAll(List.of(replies));
+        }
+
+        @Override
+        public String api() {
+            return MODEL.api();
+        }
+
+        @Override
+        public AgentMessage.Assistant stream(StreamRequest request, StreamListener listener, CancellationToken cancel) {
+            contexts.add(request.messages());
+            String text = replies.removeFirst();
+            AssistantMessageBuilder reply = new AssistantMessageBuilder(request.model(), 0, listener);
+            int index = reply.startText();
+            boolean cut = text.endsWith("|");
+            reply.textDelta(index, cut ? text.substring(0, text.length() - 1) : text);
+            return cut ? reply.fail(new ProviderError("Stream terminated before message_stop", null,
+                    ErrorTypes.STREAM_TRUNCATED, null, null)) : reply.finish(StopReason.STOP);
+        }
+    }
+
+    @Test
+    void cutTextIsContinuedByPrefillAndMergedIntoOneReplyEvenWhenCutAgain() {
+        CuttingProvider provider = new CuttingProvider("The answer is |", " 4|", "2.");
+        harness = SessionHarness.builder(dir).provider(provider, CuttingProvider.MODEL).credentials("cutter", "k")
+                .build();
+        CompletableFuture<Void> done = harness.session.prompt("answer?");
+        await().until(() -> harness.scheduler.pendingDelays().equals(List.of(2000L)));
+        harness.scheduler.advance(2000);
+        await().until(() -> harness.scheduler.pendingDelays().equals(List.of(4000L)));
+        harness.scheduler.advance(4000);
+        await().until(done::isDone);
+
+        // each continuation request ends with the kept text (prefill), trailing whitespace trimmed
+        AgentMessage second = provider.contexts.get(1).get(provider.contexts.get(1).size() - 1);
+        assertEquals("The answer is", ((AgentMessage.Assistant) second).text());
+        AgentMessage third = provider.contexts.get(2).get(provider.contexts.get(2).size() - 1);
+        assertEquals("The answer is 4", ((AgentMessage.Assistant) third).text());
+        assertEquals(List.of(new ResumedFrom(13, 0), new ResumedFrom(15, 0)),
+                harness.events(AgentEvent.AutoRetryStart.class).stream().map(AgentEvent.AutoRetryStart::resumedFrom)
+                        .toList());
+        List<AgentMessage> messages = harness.session.messages();
+        assertEquals(2, messages.size(), messages.toString());
+        AgentMessage.Assistant reply = (AgentMessage.Assistant) messages.get(1);
+        assertEquals("The answer is 42.", reply.text());
+        assertEquals(StopReason.STOP, reply.stopReason());
+        List<AgentEvent.MessageEnd> ends = harness.events(AgentEvent.MessageEnd.class);
+        assertEquals(reply, ends.get(ends.size() - 1).message(), "the last message_end carries the one reply");
     }
 
     @AfterEach
