@@ -110,7 +110,7 @@ public final class AgentLoop {
         // A retry that kept a cut reply's complete tool calls runs them instead of asking again (SPEC §5.9).
         // Steering polled meanwhile waits for that batch, as steering always waits for a batch.
         AgentMessage.Assistant kept = prompts.isEmpty()
-                ? PartialReply.unansweredCalls(conversation.snapshot()).orElse(null) : null;
+                ? PartialReply.unansweredCalls(conversation.keptAtEnd()).orElse(null) : null;
         List<AgentMessage> heldBack = new ArrayList<>();
         while (true) {
             boolean toolsCalled;
@@ -171,7 +171,7 @@ public final class AgentLoop {
      * merged reply, which its {@code message_end} carries (SPEC §5.9).
      */
     private AgentMessage.Assistant streamReply(CancellationToken cancel, Set<String> completed) {
-        AgentMessage.Assistant prefill = PartialReply.prefill(conversation.snapshot()).orElse(null);
+        AgentMessage.Assistant prefill = PartialReply.prefill(conversation.keptAtEnd()).orElse(null);
         boolean partials = wantsPartials.getAsBoolean();
         boolean[] started = {false};
         StreamListener listener = new StreamListener() {

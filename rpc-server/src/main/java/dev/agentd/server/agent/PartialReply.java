@@ -84,25 +84,14 @@ public final class PartialReply {
         return Optional.of(new Kept(message, new ResumedFrom(textChars, calls.size())));
     }
 
-    /**
-     * A kept text-only reply that the next request continues (the context ends with it): only such
-     * a message ends a context with an assistant {@code stop} reply that a run streams after.
-     */
-    public static Optional<AgentMessage.Assistant> prefill(List<AgentMessage> context) {
-        if (!context.isEmpty() && context.get(context.size() - 1) instanceof AgentMessage.Assistant reply
-                && reply.stopReason() == StopReason.STOP && reply.toolCalls().isEmpty()) {
-            return Optional.of(reply);
-        }
-        return Optional.empty();
+    /** {@code kept} (a reply {@link #keep} made) if it is text the next request continues (prefill). */
+    public static Optional<AgentMessage.Assistant> prefill(Optional<AgentMessage.Assistant> kept) {
+        return kept.filter(reply -> reply.stopReason() == StopReason.STOP && reply.toolCalls().isEmpty());
     }
 
-    /** A kept reply whose complete calls still wait for their results (the context ends with it). */
-    public static Optional<AgentMessage.Assistant> unansweredCalls(List<AgentMessage> context) {
-        if (!context.isEmpty() && context.get(context.size() - 1) instanceof AgentMessage.Assistant reply
-                && reply.stopReason() == StopReason.TOOL_USE && !reply.toolCalls().isEmpty()) {
-            return Optional.of(reply);
-        }
-        return Optional.empty();
+    /** {@code kept} (a reply {@link #keep} made) if it holds complete calls still waiting for their results. */
+    public static Optional<AgentMessage.Assistant> unansweredCalls(Optional<AgentMessage.Assistant> kept) {
+        return kept.filter(reply -> reply.stopReason() == StopReason.TOOL_USE && !reply.toolCalls().isEmpty());
     }
 
     /**

@@ -267,7 +267,7 @@ final class Recovery {
         if (!removed || failed == null || !facts.keepPartial()) {
             return null;
         }
-        AgentMessage.Assistant earlier = PartialReply.prefill(conversation.snapshot()).orElse(null);
+        AgentMessage.Assistant earlier = PartialReply.prefill(conversation.keptAtEnd()).orElse(null);
         AgentMessage.Assistant merged = earlier == null ? failed : PartialReply.merge(earlier, failed);
         Optional<PartialReply.Kept> kept = PartialReply.keep(merged, outcome.completedToolCalls(), sameModel);
         if (kept.isEmpty()) {
@@ -279,7 +279,7 @@ final class Recovery {
         if (earlier != null) {
             conversation.removeLastIf(message -> message == earlier);
         }
-        conversation.append(kept.get().message());
+        conversation.appendKept(kept.get().message());
         return kept.get().resumedFrom();
     }
 

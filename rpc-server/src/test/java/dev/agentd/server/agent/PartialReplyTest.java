@@ -97,15 +97,25 @@ class PartialReplyTest {
     }
 
     @Test
-    void aContextEndingInAKeptReplyIsRecognisedAndOthersAreNot() {
-        AgentMessage user = new AgentMessage.User(List.of(new ContentBlock.Text("hi")), 1L);
+    void onlyAKeptReplyStillAtTheEndOfTheContextIsContinued() {
+        Conversation conversation = new Conversation();
+        conversation.append(new AgentMessage.User(List.of(new ContentBlock.Text("hi")), 1L));
+        AgentMessage.Assistant done = reply(StopReason.STOP, new ContentBlock.Text("A whole reply"));
+        conversation.append(done);
+        assertEquals(Optional.empty(), conversation.keptAtEnd(), "an ordinary reply is not continued");
+        assertEquals(Optional.empty(), PartialReply.prefill(conversation.keptAtEnd()));
+
         AgentMessage.Assistant text = reply(StopReason.STOP, new ContentBlock.Text("The"));
+        conversation.appendKept(text);
+        assertEquals(Optional.of(text), PartialReply.prefill(conversation.keptAtEnd()));
+        assertEquals(Optional.empty(), PartialReply.unansweredCalls(conversation.keptAtEnd()));
+        conversation.append(new AgentMessage.User(List.of(new ContentBlock.Text("next")), 2L));
+        assertEquals(Optional.empty(), conversation.keptAtEnd(), "a message after it ends the continuation");
+
         AgentMessage.Assistant calls = reply(StopReason.TOOL_USE, READ);
-        assertEquals(Optional.of(text), PartialReply.prefill(List.of(user, text)));
-        assertEquals(Optional.empty(), PartialReply.prefill(List.of(user)));
-        assertEquals(Optional.empty(), PartialReply.prefill(List.of(user, calls)));
-        assertEquals(Optional.of(calls), PartialReply.unansweredCalls(List.of(user, calls)));
-        assertTrue(PartialReply.unansweredCalls(List.of(user, text)).isEmpty());
+        conversation.appendKept(calls);
+        assertEquals(Optional.of(calls), PartialReply.unansweredCalls(conversation.keptAtEnd()));
+        assertEquals(Optional.empty(), PartialReply.prefill(conversation.keptAtEnd()));
         assertTrue(PartialReply.prefillAllowed(ANTHROPIC));
     }
 }

@@ -163,6 +163,25 @@ class KeepPartialTest {
     }
 
     @Test
+    void aChainCancelledAfterKeepingCallsIsRetriedManuallyByRunningThemOnce() {
+        harness = SessionHarness.builder(dir).tool(tool).build();
+        harness.enqueue(cutAfterCall(), FauxStep.text("Counted once."));
+        CompletableFuture<Void> done = harness.session.prompt("count once");
+        await().until(() -> harness.scheduler.pendingDelays().equals(List.of(2000L)));
+        harness.session.abortRetry();
+        await().until(done::isDone);
+        assertEquals(2, harness.session.messages().size(), "the kept reply stays in the failed one's place");
+
+        PromptTicket ticket = harness.session.retry();
+        ticket.launch(() -> { });
+        await().until(ticket.done()::isDone);
+        assertEquals(false, ticket.done().isCompletedExceptionally());
+        assertEquals(1, tool.runs.get());
+        assertEquals(2, harness.faux.requestCount());
+        assertEquals("Counted once.", harness.session.lastAssistantText().orElseThrow());
+    }
+
+    @Test
     void withKeepPartialOffTheTurnIsAskedAgainAndNothingIsKept() throws Exception {
         harness = SessionHarness.builder(dir).tool(tool).build();
         harness.settings.set("retry.keepPartial", BooleanNode.FALSE);
