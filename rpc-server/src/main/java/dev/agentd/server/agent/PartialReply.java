@@ -41,10 +41,11 @@ public final class PartialReply {
 
     /**
      * Applies the rules above to a reply that failed mid-stream; {@code completedToolCalls} are ids;
-     * {@code sameModel} is false when the retry goes to another model, which does not continue text.
+     * {@code continuesText} is false when the next request would not continue text even on a prefill
+     * API: it goes to another model, or it thinks (Anthropic refuses a prefill with thinking on).
      */
     public static Optional<Kept> keep(AgentMessage.Assistant failed, Set<String> completedToolCalls,
-            boolean sameModel) {
+            boolean continuesText) {
         if (failed == null || failed.stopReason() != StopReason.ERROR) {
             return Optional.empty();
         }
@@ -56,7 +57,7 @@ public final class PartialReply {
         }
         boolean withCalls = !calls.isEmpty();
         // Anthropic refuses a prefill while extended thinking is on; a reply that thought says it was.
-        if (!withCalls && (!sameModel || !prefillAllowed(failed.api())
+        if (!withCalls && (!continuesText || !prefillAllowed(failed.api())
                 || failed.content().stream().anyMatch(ContentBlock.Thinking.class::isInstance))) {
             return Optional.empty();
         }

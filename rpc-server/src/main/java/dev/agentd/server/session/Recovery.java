@@ -258,7 +258,8 @@ final class Recovery {
      * its place and is journaled: complete tool calls run once, text is continued (SPEC §5.9). A
      * failed continuation of kept text merges into it, so one kept reply stays. Returns what was
      * kept, for {@code auto_retry_start.resumedFrom}; null when nothing was. A switch to another
-     * model ({@code sameModel} false) keeps complete tool calls only: it would not continue text.
+     * model ({@code sameModel} false), or a model that thinks (Anthropic refuses a prefill then),
+     * keeps complete tool calls only: text would not be continued.
      */
     private ResumedFrom dropFailedReply(RunOutcome outcome, boolean sameModel) {
         AgentMessage.Assistant failed = outcome.lastAssistant();
@@ -269,9 +270,10 @@ final class Recovery {
         }
         AgentMessage.Assistant earlier = PartialReply.prefill(conversation.keptAtEnd()).orElse(null);
         AgentMessage.Assistant merged = earlier == null ? failed : PartialReply.merge(earlier, failed);
-        Optional<PartialReply.Kept> kept = PartialReply.keep(merged, outcome.completedToolCalls(), sameModel);
+        boolean continuesText = sameModel && !facts.thinking();
+        Optional<PartialReply.Kept> kept = PartialReply.keep(merged, outcome.completedToolCalls(), continuesText);
         if (kept.isEmpty()) {
-            if (earlier != null && !sameModel) {
+            if (earlier != null && !continuesText) {
                 conversation.removeLastIf(message -> message == earlier); // the next model would not continue it
             }
             return null;

@@ -15,6 +15,7 @@ import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.ContentBlock;
 import dev.agentd.protocol.message.StopReason;
 import dev.agentd.protocol.model.Model;
+import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.server.ai.AssistantMessageBuilder;
 import dev.agentd.server.ai.ErrorTypes;
 import dev.agentd.server.ai.Provider;
@@ -120,6 +121,24 @@ class KeepPartialTest {
         assertEquals(StopReason.STOP, reply.stopReason());
         List<AgentEvent.MessageEnd> ends = harness.events(AgentEvent.MessageEnd.class);
         assertEquals(reply, ends.get(ends.size() - 1).message(), "the last message_end carries the one reply");
+    }
+
+    @Test
+    void aModelThatThinksDoesNotGetAPrefillAndTheTurnIsAskedAgain() {
+        Model thinking = new Model("cut-think", "Cut thinking", "anthropic-messages", "cutter", "http://unused", true,
+                List.of("text"), Model.Cost.FREE, 200_000, 8_192);
+        CuttingProvider provider = new CuttingProvider("The answer is |", "The answer is 42.");
+        harness = SessionHarness.builder(dir).provider(provider, thinking).credentials("cutter", "k").build();
+        harness.session.models().setThinkingLevel(ThinkingLevel.MEDIUM);
+        CompletableFuture<Void> done = harness.session.prompt("answer?");
+        await().until(() -> harness.scheduler.pendingDelays().equals(List.of(2000L)));
+        harness.scheduler.advance(2000);
+        await().until(done::isDone);
+
+        assertNull(harness.events(AgentEvent.AutoRetryStart.class).get(0).resumedFrom());
+        List<AgentMessage> second = provider.contexts.get(1);
+        assertEquals(1, second.size(), "the retry asks the turn again: " + second);
+        assertEquals("The answer is 42.", harness.session.lastAssistantText().orElseThrow());
     }
 
     @AfterEach
