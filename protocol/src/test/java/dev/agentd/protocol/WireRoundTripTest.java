@@ -247,6 +247,19 @@ class WireRoundTripTest {
     }
 
     @Test
+    void autoRetryStartCarriesResumedFromOnlyWhenSomethingWasKept() throws Exception {
+        assertEquals("{\"type\":\"auto_retry_start\",\"attempt\":1,\"maxAttempts\":3,\"delayMs\":2000,"
+                + "\"errorMessage\":\"cut\"}",
+                MAPPER.writeValueAsString(new AgentEvent.AutoRetryStart(1, 3, 2000, "cut")), "pi's shape");
+        String kept = "{\"type\":\"auto_retry_start\",\"attempt\":1,\"maxAttempts\":3,\"delayMs\":2000,"
+                + "\"errorMessage\":\"cut\",\"resumedFrom\":{\"textChars\":24,\"toolCalls\":1}}";
+        AgentEvent.AutoRetryStart event = new AgentEvent.AutoRetryStart(1, 3, 2000, "cut",
+                new dev.agentd.protocol.event.ResumedFrom(24, 1));
+        assertEquals(kept, MAPPER.writeValueAsString(event));
+        assertEquals(event, MAPPER.readValue(kept, AgentEvent.class), "a client reads it as a typed record");
+    }
+
+    @Test
     void unknownFieldsOnKnownRecordsAreIgnored() throws Exception {
         assertEquals(new AgentEvent.AutoRetryEnd(true, 1, null), MAPPER.readValue(
                 "{\"type\":\"auto_retry_end\",\"success\":true,\"attempt\":1,\"extra\":{\"a\":[1]},\"more\":null}",

@@ -8,7 +8,8 @@ import java.util.List;
  * optionally with {@code thinking}), one or more tool calls ({@code toolCall}/{@code toolCalls},
  * optionally after some text), or an error ({@code error} = the errorMessage, with optional
  * {@code status}, {@code errorType} and {@code retryAfterMs}; with {@code text} too, the text is
- * streamed first and the reply fails in mid-stream). {@code delayMs} waits before the
+ * streamed first and the reply fails in mid-stream; with tool calls too, the text and the calls
+ * complete and then the stream fails). {@code delayMs} waits before the
  * reply starts; {@code chunkDelayMs} paces its deltas. {@code model} (script files only) binds the
  * step to one faux model id. {@code inputTokens}/{@code outputTokens} override the estimated usage.
  */

@@ -114,9 +114,18 @@ public sealed interface AgentEvent {
     @WireType("bash_execution_update")
     record BashExecutionUpdate(String id, String delta) implements AgentEvent {}
 
-    /** A retry is scheduled: {@code attempt} is 1-based, {@code maxAttempts} is retry.maxRetries. */
+    /**
+     * A retry is scheduled: {@code attempt} is 1-based, {@code maxAttempts} is retry.maxRetries;
+     * {@code resumedFrom} (additive, absent when null) says what of a cut reply the retry keeps.
+     */
     @WireType("auto_retry_start")
-    record AutoRetryStart(int attempt, int maxAttempts, long delayMs, String errorMessage) implements AgentEvent {}
+    record AutoRetryStart(int attempt, int maxAttempts, long delayMs, String errorMessage, ResumedFrom resumedFrom)
+            implements AgentEvent {
+        /** The pi shape: nothing of the failed reply was kept. */
+        public AutoRetryStart(int attempt, int maxAttempts, long delayMs, String errorMessage) {
+            this(attempt, maxAttempts, delayMs, errorMessage, null);
+        }
+    }
 
     @WireType("auto_retry_end")
     record AutoRetryEnd(boolean success, int attempt, String finalError) implements AgentEvent {}

@@ -107,6 +107,11 @@ public final class AgentLoop {
         tools.get().awaitReady(cancel);
         boolean firstTurn = true;
         AgentMessage.Assistant last = null;
+        // A retry that kept a cut reply's complete tool calls runs them instead of asking again (SPEC §5.9).
+        // Steering polled meanwhile waits for that batch, as steering always waits for a batch.
+        AgentMessage.Assistant kept = prompts.isEmpty()
+                ? PartialReply.unansweredCalls(conversation.keptAtEnd()).orElse(null) : null;
+        List<AgentMessage> heldBack = new ArrayList<>();
         while (true) {
             boolean toolsCalled;
             do {
@@ -117,14 +122,21 @@ public final class AgentLoop {
                     }
                 }
                 firstTurn = false;
-                for (AgentMessage message : pending) {
-                    deliver(message, added);
+                Set<String> completed = new HashSet<>();
+                if (kept != null) {
+                    heldBack.addAll(pending);
+                    last = kept;
+                    kept = null;
+                } else {
+                    for (AgentMessage message : pending) {
+                        deliver(message, added);
+                    }
+                    last = streamReply(cancel, completed);
+                    added.add(last);
                 }
-                last = streamReply(cancel);
-                added.add(last);
                 if (last.stopReason().failed()) {
                     emit.accept(new AgentEvent.TurnEnd(last, List.of()));
-                    return new RunOutcome(added, last);
+                    return new RunOutcome(added, last, completed);
                 }
                 List<ContentBlock.ToolCall> calls = last.toolCalls();
                 toolsCalled = !calls.isEmpty();
@@ -132,6 +144,11 @@ public final class AgentLoop {
                 added.addAll(results);
                 emit.accept(new AgentEvent.TurnEnd(last, results));
                 pending = queues.takeSteering();
+                if (!heldBack.isEmpty()) {
+                    heldBack.addAll(pending);
+                    pending = List.copyOf(heldBack);
+                    heldBack.clear();
+                }
             } while (toolsCalled || !pending.isEmpty());
             List<AgentMessage.User> followUps = queues.takeFollowUp();
             if (followUps.isEmpty()) {
@@ -148,7 +165,13 @@ public final class AgentLoop {
         added.add(message);
     }
 
-    private AgentMessage.Assistant streamReply(CancellationToken cancel) {
+    /**
+     * Streams one reply, noting in {@code completed} the tool calls whose block ended. A context that
+     * ends with a kept text reply is continued (prefill): the continuation replaces it with one
+     * merged reply, which its {@code message_end} carries (SPEC §5.9).
+     */
+    private AgentMessage.Assistant streamReply(CancellationToken cancel, Set<String> completed) {
+        AgentMessage.Assistant prefill = PartialReply.prefill(conversation.keptAtEnd()).orElse(null);
         boolean partials = wantsPartials.getAsBoolean();
         boolean[] started = {false};
         StreamListener listener = new StreamListener() {
@@ -165,6 +188,9 @@ public final class AgentLoop {
 
             @Override
             public void onEvent(AssistantMessageEvent event, Usage usage) {
+                if ("toolcall_end".equals(event.type()) && event.toolCall() != null) {
+                    completed.add(event.toolCall().id());
+                }
                 // pi 1.x's delta form carries the usage at top level; pi 0.73's full form, in its partial
                 emit.accept(new AgentEvent.MessageUpdate(event.partial(), event, partials ? null : usage));
             }
@@ -173,6 +199,11 @@ public final class AgentLoop {
         if (!started[0]) {
             // Providers that fail before the reply starts (an HTTP error) never reported a start.
             emit.accept(new AgentEvent.MessageStart(reply));
+        }
+        if (prefill != null && !reply.stopReason().failed()) {
+            reply = PartialReply.merge(prefill, reply);
+            AgentMessage.Assistant replaced = prefill;
+            conversation.removeLastIf(message -> message == replaced);
         }
         conversation.append(reply);
         emit.accept(new AgentEvent.MessageEnd(reply));

@@ -30,6 +30,8 @@ public final class Conversation {
     private final List<AgentMessage> messages = new ArrayList<>();
     private volatile List<AgentMessage> snapshot = List.of();
     private volatile Journal journal = Journal.NONE;
+    /** The last reply kept from a cut stream (identity matters: see {@link #keptAtEnd}). */
+    private AgentMessage.Assistant kept;
 
     public void setJournal(Journal journal) {
         this.journal = journal;
@@ -39,6 +41,21 @@ public final class Conversation {
         messages.add(message);
         publish();
         journal.appended(message);
+    }
+
+    /**
+     * Appends what a retry kept of a cut reply (SPEC §5.9) and remembers it: the next run continues
+     * it (runs its calls, or continues its text) only while it is still the last message.
+     */
+    public synchronized void appendKept(AgentMessage.Assistant message) {
+        append(message);
+        kept = message;
+    }
+
+    /** The kept reply of {@link #appendKept} if it is still the last message. */
+    public synchronized Optional<AgentMessage.Assistant> keptAtEnd() {
+        return kept != null && !messages.isEmpty() && messages.get(messages.size() - 1) == kept
+                ? Optional.of(kept) : Optional.empty();
     }
 
     /** Removes the last message if it matches; returns whether it did. */

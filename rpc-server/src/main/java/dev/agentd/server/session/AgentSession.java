@@ -216,8 +216,9 @@ public final class AgentSession implements AutoCloseable {
     /** The retry's preflight (a failed last turn, the credential), then the run. Run thread only. */
     private void startRetry(CancellationToken token, CompletableFuture<Void> done, Runnable onAccepted) {
         try {
-            Optional<String> problem = FailedTurn.retryable(conversation.snapshot())
-                    ? calls.credentialProblem() : Optional.of(NOTHING_TO_RETRY);
+            // A chain cancelled after keeping a cut reply (SPEC §5.9) left its calls or text to continue.
+            boolean retryable = FailedTurn.retryable(conversation.snapshot()) || conversation.keptAtEnd().isPresent();
+            Optional<String> problem = retryable ? calls.credentialProblem() : Optional.of(NOTHING_TO_RETRY);
             if (problem.isPresent()) {
                 control.finishUnstarted(() -> done.completeExceptionally(new PromptFailedException(problem.get())));
                 return;

@@ -2,9 +2,11 @@ package dev.agentd.server.session;
 
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.event.CompactionResult;
+import dev.agentd.protocol.event.ResumedFrom;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.server.agent.Conversation;
 import dev.agentd.server.agent.MessageQueues;
+import dev.agentd.server.agent.PartialReply;
 import dev.agentd.server.agent.RunOutcome;
 import dev.agentd.server.compaction.CompactionConfig;
 import dev.agentd.server.compaction.CompactionException;
@@ -22,6 +24,7 @@ import dev.agentd.server.recovery.RunFacts;
 import dev.agentd.server.runtime.CancellationToken;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -105,7 +108,7 @@ final class Recovery {
             Classification classification = policy.classify(snapshot);
             lastClassification = classification; // before agent_end: its listeners read it
             RecoveryAction action = policy.decide(snapshot, classification);
-            executor = new ActionExecutor(snapshot, token, outcome.newMessages(), action.continuesRun());
+            executor = new ActionExecutor(snapshot, token, outcome, action.continuesRun());
             action.accept(executor);
         } catch (Throwable e) {
             crashed(token, e, executor != null && executor.finalEndPublished());
@@ -144,14 +147,16 @@ final class Recovery {
         private final CancellationToken token;
         private final List<Runnable> announcements = new ArrayList<>();
         private final boolean willRetry;
+        private final RunOutcome outcome;
         private boolean endPublished;
 
-        ActionExecutor(RunFacts snapshot, CancellationToken token, List<AgentMessage> messages, boolean willRetry) {
+        ActionExecutor(RunFacts snapshot, CancellationToken token, RunOutcome outcome, boolean willRetry) {
             this.snapshot = snapshot;
             this.token = token;
             this.willRetry = willRetry;
+            this.outcome = outcome;
             announcements.add(() -> {
-                bus.publish(new AgentEvent.AgentEnd(messages, willRetry));
+                bus.publish(new AgentEvent.AgentEnd(outcome.newMessages(), willRetry));
                 endPublished = true;
             });
         }
@@ -217,7 +222,7 @@ final class Recovery {
             announce();
             fallback.apply(action, fallback.claim(action));
             control.nextRung();
-            scheduleRetry(action.attempt(), 0, action.errorMessage(), RateLimitWait.NONE);
+            scheduleRetry(action.attempt(), 0, action.errorMessage(), RateLimitWait.NONE, false);
             return null;
         }
 
@@ -237,12 +242,47 @@ final class Recovery {
         }
 
         private void scheduleRetry(int attempt, long delayMs, String errorMessage, RateLimitWait wait) {
-            control.scheduleRetry(attempt, snapshot.config().maxRetries(), delayMs, errorMessage, wait, token,
-                    // The failed reply leaves the working context; it stays in the session file.
-                    () -> conversation.removeLastIf(message -> message instanceof AgentMessage.Assistant reply
-                            && reply.stopReason().failed()),
-                    () -> continueRun.accept(token));
+            scheduleRetry(attempt, delayMs, errorMessage, wait, true);
         }
+
+        private void scheduleRetry(int attempt, long delayMs, String errorMessage, RateLimitWait wait,
+                boolean sameModel) {
+            control.scheduleRetryKeeping(attempt, snapshot.config().maxRetries(), delayMs, errorMessage, wait, token,
+                    () -> dropFailedReply(outcome, sameModel), () -> continueRun.accept(token));
+        }
+    }
+
+    /**
+     * The failed reply leaves the working context (it stays in the session file). With
+     * {@code retry.keepPartial}, what its cut stream delivered that {@link PartialReply} keeps takes
+     * its place and is journaled: complete tool calls run once, text is continued (SPEC §5.9). A
+     * failed continuation of kept text merges into it, so one kept reply stays. Returns what was
+     * kept, for {@code auto_retry_start.resumedFrom}; null when nothing was. A switch to another
+     * model ({@code sameModel} false), or a model that thinks (Anthropic refuses a prefill then),
+     * keeps complete tool calls only: text would not be continued.
+     */
+    private ResumedFrom dropFailedReply(RunOutcome outcome, boolean sameModel) {
+        AgentMessage.Assistant failed = outcome.lastAssistant();
+        boolean removed = conversation.removeLastIf(message -> message instanceof AgentMessage.Assistant reply
+                && reply.stopReason().failed());
+        if (!removed || failed == null || !facts.keepPartial()) {
+            return null;
+        }
+        AgentMessage.Assistant earlier = PartialReply.prefill(conversation.keptAtEnd()).orElse(null);
+        AgentMessage.Assistant merged = earlier == null ? failed : PartialReply.merge(earlier, failed);
+        boolean continuesText = sameModel && !facts.thinking();
+        Optional<PartialReply.Kept> kept = PartialReply.keep(merged, outcome.completedToolCalls(), continuesText);
+        if (kept.isEmpty()) {
+            if (earlier != null && !continuesText) {
+                conversation.removeLastIf(message -> message == earlier); // the next model would not continue it
+            }
+            return null;
+        }
+        if (earlier != null) {
+            conversation.removeLastIf(message -> message == earlier);
+        }
+        conversation.appendKept(kept.get().message());
+        return kept.get().resumedFrom();
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.agentd.server.session;
 
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.model.Model;
+import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.server.auth.AuthStore;
 import dev.agentd.server.fallback.control.FallbackSwitch;
 import dev.agentd.server.recovery.RunFacts;
@@ -31,6 +32,16 @@ final class RecoveryFacts {
         this.auth = auth;
         this.sessionId = sessionId;
         this.fallback = fallback;
+    }
+
+    /** {@code retry.keepPartial}: a retry keeps what a cut stream delivered. */
+    boolean keepPartial() {
+        return settings.keepPartial();
+    }
+
+    /** Whether requests think now: Anthropic refuses a prefill then (SPEC §5.9). */
+    boolean thinking() {
+        return models.current().reasoning() && models.thinkingLevel() != ThinkingLevel.OFF;
     }
 
     /** The facts of a run that ended with {@code last} (null when it produced no reply). */

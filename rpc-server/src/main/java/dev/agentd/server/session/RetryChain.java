@@ -1,6 +1,7 @@
 package dev.agentd.server.session;
 
 import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.protocol.event.ResumedFrom;
 import dev.agentd.server.recovery.RateLimitWait;
 import java.util.function.Consumer;
 
@@ -50,10 +51,16 @@ final class RetryChain {
 
     /** Like {@link #start(int, int, long, String)}, keeping {@code wait} as the 429 wait state from now on. */
     void start(int n, int maxAttempts, long delayMs, String errorMessage, RateLimitWait wait) {
+        start(n, maxAttempts, delayMs, errorMessage, wait, null);
+    }
+
+    /** Like {@link #start(int, int, long, String, RateLimitWait)}, saying what of a cut reply is kept. */
+    void start(int n, int maxAttempts, long delayMs, String errorMessage, RateLimitWait wait,
+            ResumedFrom resumedFrom) {
         rateLimitWait = wait == null ? RateLimitWait.NONE : wait;
         open = true;
         attempt = n;
-        emit.accept(new AgentEvent.AutoRetryStart(n, maxAttempts, delayMs, errorMessage));
+        emit.accept(new AgentEvent.AutoRetryStart(n, maxAttempts, delayMs, errorMessage, resumedFrom));
     }
 
     /** The first successful reply after retries began: the chain ends in success. */

@@ -1,6 +1,7 @@
 package dev.agentd.server.session;
 
 import dev.agentd.protocol.event.AgentEvent;
+import dev.agentd.protocol.event.ResumedFrom;
 import dev.agentd.server.recovery.RateLimitWait;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.runtime.Scheduler;
@@ -8,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -205,9 +207,18 @@ final class RunControl {
     /** {@link #scheduleRetry(int, int, long, String, CancellationToken, Runnable, Runnable)} keeping the chain's 429 wait state. */
     void scheduleRetry(int attempt, int maxAttempts, long delayMs, String errorMessage, RateLimitWait wait,
             CancellationToken runToken, Runnable beforeSleep, Runnable onWake) {
-        synchronized (lock) {
+        scheduleRetryKeeping(attempt, maxAttempts, delayMs, errorMessage, wait, runToken, () -> {
             beforeSleep.run();
-            chain.start(attempt, maxAttempts, delayMs, errorMessage, wait);
+            return null;
+        }, onWake);
+    }
+
+    /** Like the above; {@code beforeSleep} returns what of a cut reply it kept, for {@code auto_retry_start}. */
+    void scheduleRetryKeeping(int attempt, int maxAttempts, long delayMs, String errorMessage, RateLimitWait wait,
+            CancellationToken runToken, Supplier<ResumedFrom> beforeSleep, Runnable onWake) {
+        synchronized (lock) {
+            ResumedFrom resumedFrom = beforeSleep.get();
+            chain.start(attempt, maxAttempts, delayMs, errorMessage, wait, resumedFrom);
             if (runToken.isCancelled()) {
                 chain.cancel();
                 goIdle();

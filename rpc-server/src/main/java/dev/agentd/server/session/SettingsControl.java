@@ -23,6 +23,11 @@ public final class SettingsControl {
         return RetryConfig.from(context.settings().current());
     }
 
+    /** {@code retry.keepPartial} (default true): a retry keeps what a cut stream delivered (SPEC §5.9). */
+    public boolean keepPartial() {
+        return context.settings().current().bool("retry.keepPartial", true);
+    }
+
     public CompactionConfig compaction() {
         return CompactionConfig.from(context.settings().current());
     }

@@ -72,6 +72,13 @@ public final class FauxProvider implements Provider {
             return reply.fail(new ProviderError(step.error(), step.status(), step.errorType(), step.retryAfterMs(), null));
         }
         reply.start();
+        List<FauxStep.ToolCallSpec> calls = new ArrayList<>();
+        if (step.toolCall() != null) {
+            calls.add(step.toolCall());
+        }
+        if (step.toolCalls() != null) {
+            calls.addAll(step.toolCalls());
+        }
         if (step.thinking() != null) {
             int index = reply.startThinking();
             if (!streamChunks(step.thinking(), delta -> reply.thinkingDelta(index, delta), chunkDelay, cancel)) {
@@ -85,18 +92,10 @@ public final class FauxProvider implements Provider {
             if (!streamChunks(step.text(), delta -> reply.textDelta(index, delta), chunkDelay, cancel)) {
                 return reply.aborted();
             }
-            if (step.error() != null) { // a mid-stream failure: the text so far, then the error
-                return reply.fail(new ProviderError(step.error(), step.status(), step.errorType(), step.retryAfterMs(),
-                        null));
+            if (step.error() != null && calls.isEmpty()) { // a mid-stream failure: the text so far, then the error
+                return midStreamFailure(reply, step);
             }
             reply.endText(index);
-        }
-        List<FauxStep.ToolCallSpec> calls = new ArrayList<>();
-        if (step.toolCall() != null) {
-            calls.add(step.toolCall());
-        }
-        if (step.toolCalls() != null) {
-            calls.addAll(step.toolCalls());
         }
         for (FauxStep.ToolCallSpec call : calls) {
             String id = call.id() != null ? call.id() : "faux_call_" + toolCallIds.incrementAndGet();
@@ -107,8 +106,15 @@ public final class FauxProvider implements Provider {
             }
             reply.endToolCall(index);
         }
+        if (step.error() != null) { // calls with an error: they completed, then the stream was cut
+            return midStreamFailure(reply, step);
+        }
         reply.usage(usage(request, step, reply));
         return reply.finish(calls.isEmpty() ? StopReason.STOP : StopReason.TOOL_USE);
+    }
+
+    private static AgentMessage.Assistant midStreamFailure(AssistantMessageBuilder reply, FauxStep step) {
+        return reply.fail(new ProviderError(step.error(), step.status(), step.errorType(), step.retryAfterMs(), null));
     }
 
     private boolean streamChunks(String text, java.util.function.Consumer<String> sink, long delayMs,
