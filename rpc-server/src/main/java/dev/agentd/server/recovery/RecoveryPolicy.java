@@ -40,6 +40,10 @@ import dev.agentd.server.compaction.CompactionConfig;
  *       without a same-model retry unless the reply holds a tool call; refusals switch while the
  *       shared budget lasts; an overflow never switches. A wanted switch with no rung left on a
  *       configured chain is announced as {@code FallbackExhausted} before the chain ends.</li>
+ *   <li>resume at reset (FALLBACK §11, {@link ResetWait}): where a usage limit with no free
+ *       credential, a quota or a tier-3 429 would end the chain for want of a rung, a hint within
+ *       {@code retry.resumeAtResetMaxMs} becomes {@code ResumeAtReset} instead — a usage limit
+ *       resumes at once when its hint is longer than the backoff.</li>
  * </ul>
  */
 public final class RecoveryPolicy {
@@ -81,7 +85,10 @@ public final class RecoveryPolicy {
         if (!errorClass.retriedOnSameModel()) {
             return switch (errorClass) {
                 // Retrying the same account never helps: switch at once (FALLBACK §3).
-                case BILLING, QUOTA -> fallback.orElse(SwitchReason.BILLING, 1, noRetry);
+                case BILLING -> fallback.orElse(SwitchReason.BILLING, 1, noRetry);
+                // A quota with a known reset is waited for when nothing else serves (FALLBACK §11).
+                case QUOTA -> fallback.orElse(SwitchReason.BILLING, 1,
+                        resumeOr(facts, ResetWait.QUOTA, facts.chainAttempt() + 1, error, noRetry));
                 // A tool call in the failed reply may have had effects: never replay it elsewhere.
                 case CREDENTIAL_REJECTED, ACCESS_DENIED, HARD -> last.toolCalls().isEmpty()
                         ? fallback.orElse(SwitchReason.HARD_ERROR, 1, noRetry) : noRetry;
@@ -96,6 +103,14 @@ public final class RecoveryPolicy {
         // A half-open circuit's probe gets exactly one request before the chain moves on (FALLBACK §6),
         // whatever the hint of a 429 says.
         boolean probeSpent = view.probing() && fallback.possible();
+        if (usageLimit && !facts.otherCredentialFree() && !fallback.possible() && last.retryAfterMs() != null
+                && last.retryAfterMs() > config.backoffMs(attempt)
+                && ResetWait.qualifies(last.retryAfterMs(), facts.resumeAtResetMaxMs())) {
+            // Nothing else can serve and the window names its reset: wait for it rather than spend
+            // backoff requests that only earn the same answer (FALLBACK §11).
+            return new RecoveryAction.BlockCredential(last.retryAfterMs(), fallback.orElse(SwitchReason.BILLING, 1,
+                    new RecoveryAction.ResumeAtReset(attempt, last.retryAfterMs(), ResetWait.USAGE_LIMIT, error)));
+        }
         if (errorClass == ErrorClass.RATE_LIMITED && !usageLimit && !probeSpent) {
             return rateLimited(facts, attempt, error, afterRetry, fallback);
         }
@@ -178,14 +193,22 @@ public final class RecoveryPolicy {
             };
         }
         if (tier == HintTiers.Tier.FALLBACK_ONLY) {
-            return fallback.orElse(SwitchReason.TRANSIENT, 1, new RecoveryAction.GiveUp(attempt - 1,
-                    HintTiers.noFallbackMessage(hint, error), afterRetry));
+            return fallback.orElse(SwitchReason.TRANSIENT, 1, resumeOr(facts, ResetWait.RATE_LIMITED, attempt, error,
+                    new RecoveryAction.GiveUp(attempt - 1, HintTiers.noFallbackMessage(hint, error), afterRetry)));
         }
         if (attempt > config.maxRetries()) {
             return fallback.orElse(SwitchReason.TRANSIENT, 1, new RecoveryAction.GiveUp(attempt - 1, error, afterRetry));
         }
         return new RecoveryAction.Retry(attempt, HintTiers.withoutFallback(tier, hint, floor,
                 limits.hintedWaitCapMs()), error, facts.rateLimitWait());
+    }
+
+    /** A resume at the hinted reset when it qualifies ({@link ResetWait#qualifies}), else {@code orElse}. */
+    private static RecoveryAction resumeOr(RunFacts facts, String reason, int attempt, String error,
+            RecoveryAction orElse) {
+        Long hint = facts.lastAssistant().retryAfterMs();
+        return ResetWait.qualifies(hint, facts.resumeAtResetMaxMs())
+                ? new RecoveryAction.ResumeAtReset(attempt, hint, reason, error) : orElse;
     }
 
     /**

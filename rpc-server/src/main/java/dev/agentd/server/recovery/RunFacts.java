@@ -19,6 +19,8 @@ import dev.agentd.server.compaction.CompactionConfig;
  * @param rateLimitWait the chain's in-turn 429 wait state ({@link RateLimitWait#NONE} when none)
  * @param hintLimits the 429 tier boundaries (FALLBACK §4)
  * @param nowMs the monotonic clock now (tier-1 deadlines are measured on it)
+ * @param resumeAtResetMaxMs the longest known reset waited for instead of failing
+ *     ({@code retry.resumeAtResetMaxMs}; 0: never, see {@link ResetWait})
  */
 public record RunFacts(
         AgentMessage.Assistant lastAssistant,
@@ -33,7 +35,17 @@ public record RunFacts(
         FallbackView fallback,
         RateLimitWait rateLimitWait,
         HintTiers.Limits hintLimits,
-        long nowMs) {
+        long nowMs,
+        long resumeAtResetMaxMs) {
+
+    /** Facts without resuming at a reset (tests of the rest of the policy). */
+    public RunFacts(AgentMessage.Assistant lastAssistant, int chainAttempt, RetryConfig config,
+            boolean retrySuppressed, long contextWindow, CompactionConfig compaction, long contextTokens,
+            boolean overflowRecoveryAttempted, boolean otherCredentialFree, FallbackView fallback,
+            RateLimitWait rateLimitWait, HintTiers.Limits hintLimits, long nowMs) {
+        this(lastAssistant, chainAttempt, config, retrySuppressed, contextWindow, compaction, contextTokens,
+                overflowRecoveryAttempted, otherCredentialFree, fallback, rateLimitWait, hintLimits, nowMs, 0);
+    }
 
     public RunFacts {
         fallback = fallback == null ? FallbackView.NONE : fallback;

@@ -230,6 +230,23 @@ final class Recovery {
         }
 
         @Override
+        public Void resumeAtReset(RecoveryAction.ResumeAtReset action) {
+            announce();
+            ResumeEntry resume = new ResumeEntry(facts.selector(), control.wallNowMs() + action.waitMs(),
+                    action.waitMs(), action.reason(), action.attempt(), snapshot.config().maxRetries(),
+                    action.errorMessage());
+            control.scheduleRetry(action.attempt(), snapshot.config().maxRetries(), action.waitMs(),
+                    action.errorMessage(), RateLimitWait.NONE, token, () -> {
+                        dropFailedReply();
+                        // Written before it is announced: a client that saw the event finds it after a restart.
+                        resume.appendTo(journal.file());
+                        bus.publish(new AgentEvent.RetryResumeScheduled(resume.selector(), resume.resumeAt(),
+                                resume.waitMs(), resume.reason()));
+                    }, () -> continueRun.accept(token), () -> ResumeEntry.appendCancelled(journal.file()));
+            return null;
+        }
+
+        @Override
         public Void compact(RecoveryAction.Compact action) {
             announce();
             autoCompact(action, snapshot.compaction(), token);
@@ -238,11 +255,14 @@ final class Recovery {
 
         private void scheduleRetry(int attempt, long delayMs, String errorMessage, RateLimitWait wait) {
             control.scheduleRetry(attempt, snapshot.config().maxRetries(), delayMs, errorMessage, wait, token,
-                    // The failed reply leaves the working context; it stays in the session file.
-                    () -> conversation.removeLastIf(message -> message instanceof AgentMessage.Assistant reply
-                            && reply.stopReason().failed()),
-                    () -> continueRun.accept(token));
+                    Recovery.this::dropFailedReply, () -> continueRun.accept(token));
         }
+    }
+
+    /** The failed reply leaves the working context before a retry; it stays in the session file. */
+    private void dropFailedReply() {
+        conversation.removeLastIf(message -> message instanceof AgentMessage.Assistant reply
+                && reply.stopReason().failed());
     }
 
     /**

@@ -19,6 +19,7 @@ final class Facts {
     private RateLimitWait rateLimitWait = RateLimitWait.NONE;
     private HintTiers.Limits hintLimits = HintTiers.Limits.DEFAULTS;
     private long nowMs;
+    private long resumeAtResetMaxMs;
 
     private Facts(AgentMessage.Assistant last, RetryConfig config) {
         this.last = last;
@@ -67,8 +68,14 @@ final class Facts {
         return this;
     }
 
+    /** {@code retry.resumeAtResetMaxMs} (off unless a test sets it). */
+    Facts resumeAtResetMaxMs(long maxMs) {
+        resumeAtResetMaxMs = maxMs;
+        return this;
+    }
+
     RunFacts build() {
         return new RunFacts(last, chainAttempt, config, retrySuppressed, contextWindow, compaction, 0, false,
-                otherCredentialFree, fallback, rateLimitWait, hintLimits, nowMs);
+                otherCredentialFree, fallback, rateLimitWait, hintLimits, nowMs, resumeAtResetMaxMs);
     }
 }
