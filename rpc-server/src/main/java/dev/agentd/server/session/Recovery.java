@@ -47,6 +47,8 @@ final class Recovery {
     private final RecoveryFacts facts;
     private final FallbackSwitch fallback;
     private final Consumer<CancellationToken> continueRun;
+    /** Records that a resume at reset was cancelled (skipped while the daemon shuts down). */
+    private final Runnable resumeCancelled;
     private volatile boolean compacting;
     /** The classification of the last run's end, as its decision made it. */
     private volatile Classification lastClassification = Classification.of(ErrorClass.NONE);
@@ -55,7 +57,8 @@ final class Recovery {
 
     Recovery(RunControl control, EventBus bus, Conversation conversation, MessageQueues queues,
             SessionJournal journal, Compactor compactor, RecoveryFacts facts, SessionFallback fallback,
-            Consumer<CancellationToken> continueRun) {
+            Consumer<CancellationToken> continueRun, Runnable resumeCancelled) {
+        this.resumeCancelled = resumeCancelled;
         this.control = control;
         this.bus = bus;
         this.conversation = conversation;
@@ -242,7 +245,7 @@ final class Recovery {
                         resume.appendTo(journal.file());
                         bus.publish(new AgentEvent.RetryResumeScheduled(resume.selector(), resume.resumeAt(),
                                 resume.waitMs(), resume.reason()));
-                    }, () -> continueRun.accept(token), () -> ResumeEntry.appendCancelled(journal.file()));
+                    }, () -> continueRun.accept(token), resumeCancelled);
             return null;
         }
 
