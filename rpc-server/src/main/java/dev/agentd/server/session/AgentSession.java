@@ -11,6 +11,7 @@ import dev.agentd.protocol.model.UpdateMode;
 import dev.agentd.protocol.response.McpServerStatus;
 import dev.agentd.protocol.response.RateLimits;
 import dev.agentd.protocol.response.Results;
+import dev.agentd.protocol.response.RetryState;
 import dev.agentd.protocol.response.SessionState;
 import dev.agentd.protocol.response.SessionStats;
 import dev.agentd.server.agent.AgentLoop;
@@ -468,7 +469,17 @@ public final class AgentSession implements AutoCloseable {
                 journal.file().name().orElse(null), settings.compaction().enabled(), conversation.snapshot().size(),
                 queues.size(), settings.retry().enabled(), control.chainOpen(), attempt)
                 .withWarnings(concat(startupWarnings, toolServers.warnings())).withMcpServers(toolServers.status())
-                .withRateLimits(quota.snapshot());
+                .withRateLimits(quota.snapshot()).withRetry(pendingResume());
+    }
+
+    /** A resume at reset being waited for: the file ends in it while the session sleeps (FALLBACK §11). */
+    private RetryState pendingResume() {
+        if (control.phase() != RunControl.Phase.WAITING_RETRY) {
+            return null;
+        }
+        return ResumeEntry.pending(journal.file()).map(resume -> new RetryState(new RetryState.Resume(
+                resume.selector(), resume.resumeAt(), Math.max(0, resume.resumeAt() - control.wallNowMs()),
+                resume.reason()))).orElse(null);
     }
 
     /**

@@ -69,6 +69,9 @@ class ResumeAtResetIT {
         rig.alpha.enqueue(usageLimitFor3s(), alphaText("After the restart."));
         rig.call("prompt", "message", "hello");
         long resumeAt = rig.awaitEvent("retry_resume_scheduled", 0).path("resumeAt").asLong();
+        JsonNode pending = rig.data("get_state").path("retry").path("resume");
+        assertEquals(resumeAt, pending.path("resumeAt").asLong(), "get_state shows the pending resume: " + pending);
+        assertEquals("usage_limit", pending.path("reason").asText());
         rig.daemon().process().destroyForcibly(); // SIGKILL during the wait
         assertTrue(rig.daemon().process().waitFor(20, TimeUnit.SECONDS));
 

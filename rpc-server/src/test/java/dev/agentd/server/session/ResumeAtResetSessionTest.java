@@ -9,6 +9,7 @@ import dev.agentd.protocol.command.FauxStep;
 import dev.agentd.protocol.event.AgentEvent;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.protocol.message.ContentBlock;
+import dev.agentd.protocol.response.RetryState;
 import dev.agentd.server.sessionfile.SessionFile;
 import dev.agentd.server.testing.SessionHarness;
 import java.nio.file.Files;
@@ -63,12 +64,16 @@ class ResumeAtResetSessionTest {
             List<String> types = harness.types();
             assertEquals(types.indexOf("retry_resume_scheduled") + 1, types.indexOf("auto_retry_start"));
             assertFalse(done.isDone());
+            harness.scheduler.advance(1_000);
+            assertEquals(new RetryState(new RetryState.Resume("faux/faux-1", start + RESET_MS, RESET_MS - 1_000,
+                    "usage_limit")), harness.session.state().retry(), "get_state.retry counts down");
 
-            harness.scheduler.advance(RESET_MS - 1);
+            harness.scheduler.advance(RESET_MS - 1_001);
             assertEquals(1, harness.faux.requestCount(), "nothing before the reset");
             harness.scheduler.advance(1);
             await().until(done::isDone);
             assertEquals(2, harness.faux.requestCount(), "one request at the reset");
+            assertEquals(null, harness.session.state().retry());
             assertEquals("after the reset", lastText(harness.session.messages()));
             assertEquals(List.of(new AgentEvent.AutoRetryEnd(true, 1, null)),
                     harness.events(AgentEvent.AutoRetryEnd.class));
