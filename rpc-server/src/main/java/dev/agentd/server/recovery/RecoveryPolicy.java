@@ -41,9 +41,10 @@ import dev.agentd.server.compaction.CompactionConfig;
  *       shared budget lasts; an overflow never switches. A wanted switch with no rung left on a
  *       configured chain is announced as {@code FallbackExhausted} before the chain ends.</li>
  *   <li>resume at reset (FALLBACK §11, {@link ResetWait}): where a usage limit with no free
- *       credential, a quota or a tier-3 429 would end the chain for want of a rung, a hint within
- *       {@code retry.resumeAtResetMaxMs} becomes {@code ResumeAtReset} instead — a usage limit
- *       resumes at once when its hint is longer than the backoff.</li>
+ *       credential (its hint over {@code maxRetryDelayMs}, or its retries spent) or a tier-3 429
+ *       would end the chain for want of a rung, a hint within {@code retry.resumeAtResetMaxMs}
+ *       becomes {@code ResumeAtReset} instead. Quota and spend limits never resume: their hint is
+ *       no period's reset.</li>
  * </ul>
  */
 public final class RecoveryPolicy {
@@ -85,10 +86,7 @@ public final class RecoveryPolicy {
         if (!errorClass.retriedOnSameModel()) {
             return switch (errorClass) {
                 // Retrying the same account never helps: switch at once (FALLBACK §3).
-                case BILLING -> fallback.orElse(SwitchReason.BILLING, 1, noRetry);
-                // A quota with a known reset is waited for when nothing else serves (FALLBACK §11).
-                case QUOTA -> fallback.orElse(SwitchReason.BILLING, 1,
-                        resumeOr(facts, ResetWait.QUOTA, facts.chainAttempt() + 1, error, noRetry));
+                case BILLING, QUOTA -> fallback.orElse(SwitchReason.BILLING, 1, noRetry);
                 // A tool call in the failed reply may have had effects: never replay it elsewhere.
                 case CREDENTIAL_REJECTED, ACCESS_DENIED, HARD -> last.toolCalls().isEmpty()
                         ? fallback.orElse(SwitchReason.HARD_ERROR, 1, noRetry) : noRetry;
@@ -103,11 +101,11 @@ public final class RecoveryPolicy {
         // A half-open circuit's probe gets exactly one request before the chain moves on (FALLBACK §6),
         // whatever the hint of a 429 says.
         boolean probeSpent = view.probing() && fallback.possible();
-        if (usageLimit && !facts.otherCredentialFree() && !fallback.possible() && last.retryAfterMs() != null
-                && last.retryAfterMs() > config.backoffMs(attempt)
-                && ResetWait.qualifies(last.retryAfterMs(), facts.resumeAtResetMaxMs())) {
-            // Nothing else can serve and the window names its reset: wait for it rather than spend
-            // backoff requests that only earn the same answer (FALLBACK §11).
+        if (usageLimit && !facts.otherCredentialFree() && !fallback.possible()
+                && ResetWait.qualifies(last.retryAfterMs(), facts.resumeAtResetMaxMs())
+                && (last.retryAfterMs() > config.maxRetryDelayMs() || attempt > config.maxRetries())) {
+            // Where the chain would end (an over-budget hint, or the retries spent) with nothing else
+            // to serve, and the window names its reset: wait for it instead (FALLBACK §11).
             return new RecoveryAction.BlockCredential(last.retryAfterMs(), fallback.orElse(SwitchReason.BILLING, 1,
                     new RecoveryAction.ResumeAtReset(attempt, last.retryAfterMs(), ResetWait.USAGE_LIMIT, error)));
         }

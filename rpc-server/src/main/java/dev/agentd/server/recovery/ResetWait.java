@@ -17,7 +17,6 @@ public final class ResetWait {
 
     /** Reasons carried by {@code retry_resume_scheduled}. */
     public static final String USAGE_LIMIT = "usage_limit";
-    public static final String QUOTA = "quota";
     public static final String RATE_LIMITED = "rate_limited";
 
     private ResetWait() {}

@@ -26,6 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ResumeAtResetIT {
     private static final double SLACK = 0.95;
+    /** A 3 s reset is over {@code maxRetryDelayMs}: without resuming the chain would fail at once. */
+    private static final String SETTINGS = retrySettings(3, "\"maxRetryDelayMs\":1000");
 
     @TempDir
     Path dir;
@@ -45,7 +47,7 @@ class ResumeAtResetIT {
 
     @Test
     void theTurnContinuesAtTheReset() throws Exception {
-        rig = new FallbackRig(dir, retrySettings(3, ""));
+        rig = new FallbackRig(dir, SETTINGS);
         rig.start("--model", "alpha/alpha-1");
         rig.alpha.enqueue(usageLimitFor3s(), alphaText("After the reset."));
         int from = rig.promptAndSettle("hello");
@@ -64,7 +66,7 @@ class ResumeAtResetIT {
 
     @Test
     void aDaemonKilledDuringTheWaitResumesAfterContinue() throws Exception {
-        rig = new FallbackRig(dir, retrySettings(3, ""));
+        rig = new FallbackRig(dir, SETTINGS);
         rig.start("--model", "alpha/alpha-1");
         rig.alpha.enqueue(usageLimitFor3s(), alphaText("After the restart."));
         rig.call("prompt", "message", "hello");

@@ -78,8 +78,10 @@ class ResumeAtResetPolicyTest {
                                 "Provider requested retry delay 5000ms, exceeding configured maximum 500ms", FINISH))),
                 Arguments.of("usage limit, no reset known: backoff as before", usage(null), 0, false, none, MAX,
                         new RecoveryAction.BlockCredential(null, new RecoveryAction.Retry(1, 10, USAGE))),
-                Arguments.of("usage limit whose reset is within the backoff: backoff as before", usage(5L), 0, false,
-                        none, MAX, new RecoveryAction.BlockCredential(5L, new RecoveryAction.Retry(1, 10, USAGE))),
+                Arguments.of("usage limit within maxRetryDelayMs: backoff retries first", usage(400L), 0, false,
+                        none, MAX, new RecoveryAction.BlockCredential(400L, new RecoveryAction.Retry(1, 10, USAGE))),
+                Arguments.of("usage limit within maxRetryDelayMs, retries spent: resume", usage(400L), 3, false,
+                        none, MAX, new RecoveryAction.BlockCredential(400L, resume(4, 400, ResetWait.USAGE_LIMIT, USAGE))),
                 Arguments.of("usage limit, another credential free: switch to it", usage(5_000L), 0, true, none,
                         MAX, new RecoveryAction.SwitchCredential(1, USAGE, 5_000L)),
                 Arguments.of("usage limit, a rung left: fall back", usage(5_000L), 0, false, RUNG, MAX,
@@ -100,10 +102,8 @@ class ResumeAtResetPolicyTest {
                                 Classification.of(ErrorClass.RATE_LIMITED), null, 1, RATE, 5_000L, false, Views.RUNG)),
                 Arguments.of("tier-1 429 without a rung waits in turn as before", rate(70L), 0, false, none, MAX,
                         new RecoveryAction.Retry(1, 70, RATE)),
-                // --- quota
-                Arguments.of("quota with a reset resumes", quota(5_000L), 0, false, none, MAX,
-                        resume(1, 5_000, ResetWait.QUOTA, QUOTA)),
-                Arguments.of("quota without a reset fails as before", quota(null), 0, false, none, MAX, FINISH));
+                // --- quota and spend limits: their hint is no period's reset
+                Arguments.of("a spend limit with a hint fails as before", quota(5_000L), 0, false, none, MAX, FINISH));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -115,7 +115,7 @@ class ResumeAtResetPolicyTest {
 
     @Test
     void aResumeContinuesTheRun() {
-        assertTrue(resume(1, 5, ResetWait.QUOTA, "e").continuesRun());
+        assertTrue(resume(1, 5, ResetWait.RATE_LIMITED, "e").continuesRun());
     }
 
     @Test

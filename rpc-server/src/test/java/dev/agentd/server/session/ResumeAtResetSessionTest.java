@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +32,12 @@ class ResumeAtResetSessionTest {
 
     @TempDir
     Path dir;
+
+    /** A 3 s reset is over {@code maxRetryDelayMs}: the chain would end at once; it resumes instead. */
+    @BeforeEach
+    void settings() throws Exception {
+        Files.writeString(dir.resolve("settings.json"), "{\"retry\":{\"maxRetryDelayMs\":1000}}");
+    }
 
     private static FauxStep usageLimit() {
         return FauxStep.error(USAGE, 429).withRetryAfterMs(RESET_MS);
