@@ -82,6 +82,12 @@ public record PromptResult(List<AgentEvent> events, String disposition) {
                 .map(AgentEvent.ModelRerouted.class::cast).toList();
     }
 
+    /** The waits for a limit's reset ({@code retry_resume_scheduled}) the run went through, in order. */
+    public List<AgentEvent.RetryResumeScheduled> resumes() {
+        return events.stream().filter(AgentEvent.RetryResumeScheduled.class::isInstance)
+                .map(AgentEvent.RetryResumeScheduled.class::cast).toList();
+    }
+
     /** The chain that ran out of candidates ({@code retry_fallback_exhausted}), if the run walked one to its end. */
     public Optional<AgentEvent.RetryFallbackExhausted> fallbackExhausted() {
         return events.stream().filter(AgentEvent.RetryFallbackExhausted.class::isInstance)

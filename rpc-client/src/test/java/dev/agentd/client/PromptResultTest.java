@@ -91,4 +91,12 @@ class PromptResultTest {
         assertEquals(List.of(), plain.fallbackSwitches());
         assertEquals(Optional.empty(), plain.fallbackExhausted());
     }
+
+    @Test
+    void resumesAtTheResetAreTyped() {
+        AgentEvent.RetryResumeScheduled resume = new AgentEvent.RetryResumeScheduled("a/x", 5000, 3000, "usage_limit");
+        PromptResult waited = new PromptResult(List.of(FAILED, resume, OK, new AgentEvent.AgentEnd(List.of(), false)));
+        assertEquals(List.of(resume), waited.resumes());
+        assertEquals(List.of(), new PromptResult(List.of(OK)).resumes());
+    }
 }

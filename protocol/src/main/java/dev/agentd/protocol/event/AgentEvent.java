@@ -191,6 +191,19 @@ public sealed interface AgentEvent {
     record RetryFallbackExhausted(String chainKey, String lastError) implements AgentEvent {}
 
     /**
+     * A usage, quota or long rate limit with a known reset left nothing to serve the turn: agentd
+     * waits for the reset and continues the same turn (FALLBACK §11). Precedes the
+     * {@code auto_retry_start} whose {@code delayMs} is {@code waitMs}; an abort ends the wait with
+     * {@code auto_retry_end{success:false, finalError:"Retry cancelled"}}.
+     *
+     * @param selector the model waited for, {@code provider/id}
+     * @param resumeAt when the turn continues, epoch milliseconds
+     * @param reason {@code usage_limit}, {@code quota} or {@code rate_limited}
+     */
+    @WireType("retry_resume_scheduled")
+    record RetryResumeScheduled(String selector, long resumeAt, long waitMs, String reason) implements AgentEvent {}
+
+    /**
      * A reply came from another model than the one requested (a provider's server-side fallback,
      * a gateway's reroute; FALLBACK §10): once per reply, just before its {@code message_end}.
      * {@code reason} is null unless the provider named one.

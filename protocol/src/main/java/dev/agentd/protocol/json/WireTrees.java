@@ -9,6 +9,7 @@ import dev.agentd.protocol.model.Model;
 import dev.agentd.protocol.model.UrlCredentials;
 import dev.agentd.protocol.response.Response;
 import dev.agentd.protocol.response.RateLimits;
+import dev.agentd.protocol.response.RetryState;
 import dev.agentd.protocol.response.SessionState;
 import java.util.List;
 
@@ -107,6 +108,14 @@ public final class WireTrees {
         if (state.rateLimits() != null) {
             ArrayNode limits = tree.putArray("rateLimits");
             state.rateLimits().forEach(limit -> limits.add(rateLimits(limit)));
+        }
+        if (state.retry() != null && state.retry().resume() != null) {
+            RetryState.Resume resume = state.retry().resume();
+            ObjectNode node = tree.putObject("retry").putObject("resume");
+            text(node, "selector", resume.selector());
+            node.put("resumeAt", resume.resumeAt());
+            node.put("waitMs", resume.waitMs());
+            text(node, "reason", resume.reason());
         }
         return tree;
     }

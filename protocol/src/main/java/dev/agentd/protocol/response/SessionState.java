@@ -11,7 +11,8 @@ import java.util.List;
  * is true from the first {@code auto_retry_start} of a chain until its {@code auto_retry_end}.
  * {@code warnings} (absent when there are none): the startup configuration problems, as in
  * {@code ready}. {@code rateLimits} (absent when no reply carried any): per selector, what the
- * provider's rate-limit headers said on its latest reply.
+ * provider's rate-limit headers said on its latest reply. {@code retry} (absent unless a resume at
+ * a limit's reset is pending): see {@link RetryState}.
  */
 public record SessionState(
         Model model,
@@ -31,7 +32,19 @@ public record SessionState(
         int retryAttempt,
         List<String> warnings,
         List<McpServerStatus> mcpServers,
-        List<RateLimits> rateLimits) {
+        List<RateLimits> rateLimits,
+        RetryState retry) {
+
+    /** Without a pending resume. */
+    public SessionState(Model model, ThinkingLevel thinkingLevel, boolean isStreaming, boolean isCompacting,
+            QueueMode steeringMode, QueueMode followUpMode, String sessionFile, String sessionId, String sessionName,
+            boolean autoCompactionEnabled, int messageCount, int pendingMessageCount, boolean autoRetryEnabled,
+            boolean isRetrying, int retryAttempt, List<String> warnings, List<McpServerStatus> mcpServers,
+            List<RateLimits> rateLimits) {
+        this(model, thinkingLevel, isStreaming, isCompacting, steeringMode, followUpMode, sessionFile, sessionId,
+                sessionName, autoCompactionEnabled, messageCount, pendingMessageCount, autoRetryEnabled, isRetrying,
+                retryAttempt, warnings, mcpServers, rateLimits, null);
+    }
 
     public SessionState {
         warnings = warnings == null || warnings.isEmpty() ? null : List.copyOf(warnings);
@@ -73,20 +86,27 @@ public record SessionState(
     public SessionState withWarnings(List<String> warnings) {
         return new SessionState(model, thinkingLevel, isStreaming, isCompacting, steeringMode, followUpMode,
                 sessionFile, sessionId, sessionName, autoCompactionEnabled, messageCount, pendingMessageCount,
-                autoRetryEnabled, isRetrying, retryAttempt, warnings, mcpServers, rateLimits);
+                autoRetryEnabled, isRetrying, retryAttempt, warnings, mcpServers, rateLimits, retry);
     }
 
     /** The same state listing {@code servers}. */
     public SessionState withMcpServers(List<McpServerStatus> servers) {
         return new SessionState(model, thinkingLevel, isStreaming, isCompacting, steeringMode, followUpMode,
                 sessionFile, sessionId, sessionName, autoCompactionEnabled, messageCount, pendingMessageCount,
-                autoRetryEnabled, isRetrying, retryAttempt, warnings, servers, rateLimits);
+                autoRetryEnabled, isRetrying, retryAttempt, warnings, servers, rateLimits, retry);
     }
 
     /** The same state with the rate-limit figures of each selector this session called. */
     public SessionState withRateLimits(List<RateLimits> limits) {
         return new SessionState(model, thinkingLevel, isStreaming, isCompacting, steeringMode, followUpMode,
                 sessionFile, sessionId, sessionName, autoCompactionEnabled, messageCount, pendingMessageCount,
-                autoRetryEnabled, isRetrying, retryAttempt, warnings, mcpServers, limits);
+                autoRetryEnabled, isRetrying, retryAttempt, warnings, mcpServers, limits, retry);
+    }
+
+    /** The same state with {@code retry} (null: nothing pending). */
+    public SessionState withRetry(RetryState retry) {
+        return new SessionState(model, thinkingLevel, isStreaming, isCompacting, steeringMode, followUpMode,
+                sessionFile, sessionId, sessionName, autoCompactionEnabled, messageCount, pendingMessageCount,
+                autoRetryEnabled, isRetrying, retryAttempt, warnings, mcpServers, rateLimits, retry);
     }
 }

@@ -13,6 +13,7 @@ import dev.agentd.protocol.model.QueueMode;
 import dev.agentd.protocol.model.ThinkingLevel;
 import dev.agentd.protocol.response.Response;
 import dev.agentd.protocol.response.RateLimits;
+import dev.agentd.protocol.response.RetryState;
 import dev.agentd.protocol.response.SessionState;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -67,7 +68,9 @@ class WireTreesTest {
                                 "5h", new RateLimits.Window(null, null, 5_000L, 0.19, "allowed_warning")),
                         "allowed", 0.45, 123),
                 new RateLimits("openai/gpt", null, null, null, null, null, null, null, 7)));
-        for (SessionState state : List.of(full, sparse, noModel, limited)) {
+        SessionState resuming = limited.withRetry(new RetryState(new RetryState.Resume("anthropic/claude",
+                1_800_000_000_000L, 2_500, "usage_limit")));
+        for (SessionState state : List.of(full, sparse, noModel, limited, resuming)) {
             assertSameAsMapper(state, WireTrees.state(state));
         }
     }

@@ -87,6 +87,8 @@ final class StoredSessions {
             connection.result(id, result);
             if (fresh) {
                 host.started(session);
+                // A file that ends in a wait for a limit's reset waits again (FALLBACK §11).
+                session.agent().rearmResume();
             }
         });
     }

@@ -138,6 +138,9 @@ public final class UpdateMapper {
         if (event instanceof AgentEvent.AutoRetryEnd end) {
             return view.notices() || view.retryCard() == null ? List.of() : List.of(retryCardEnd(end, view));
         }
+        if (event instanceof AgentEvent.RetryResumeScheduled resume) {
+            return List.of(resume(resume, view));
+        }
         if (event instanceof AgentEvent.RetryFallbackApplied applied) {
             return List.of(fallback(applied, view));
         }
@@ -326,6 +329,17 @@ public final class UpdateMapper {
         }
         return AcpJson.update("tool_call_update").put("toolCallId", view.retryCard().id()).put("title", title)
                 .put("status", end.success() ? "completed" : "failed");
+    }
+
+    /** A wait for a limit's reset (FALLBACK §11): the time it continues, in the title and the meta. */
+    private static ObjectNode resume(AgentEvent.RetryResumeScheduled resume, View view) {
+        String at = Instant.ofEpochMilli(resume.resumeAt()).toString();
+        String title = "Limit reached (" + resume.reason().replace('_', ' ') + "): resuming " + resume.selector()
+                + " at " + at;
+        ObjectNode meta = AcpJson.object();
+        meta.set("agentd/resume", AcpJson.object().put("selector", resume.selector()).put("resumeAt", at)
+                .put("waitMs", resume.waitMs()).put("reason", resume.reason()));
+        return notice("warning", title, meta, view);
     }
 
     /** A model fallback: the option update follows from the model change event. */

@@ -65,6 +65,9 @@ final class DecisionLog {
         if (event instanceof AgentEvent.RetryFallbackExhausted e) {
             return "fallback chain " + e.chainKey() + " exhausted: " + e.lastError();
         }
+        if (event instanceof AgentEvent.RetryResumeScheduled e) {
+            return "resuming " + e.selector() + " at the reset in " + e.waitMs() + " ms because: " + e.reason();
+        }
         if (event instanceof AgentEvent.ModelRerouted e) {
             return "the provider answered " + e.requested() + " with " + e.responded()
                     + (e.reason() == null ? "" : " because: " + e.reason());

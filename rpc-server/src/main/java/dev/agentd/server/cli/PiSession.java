@@ -53,6 +53,8 @@ final class PiSession {
         session.subscribe(dialect::emit);
         session.subscribe(DecisionLog::onEvent);
         dialect.emit(new AgentEvent.Ready(Version.current(), mode, session.models().current(), warnings));
+        // A continued file that ends in a wait for a limit's reset waits again (FALLBACK §11).
+        session.rearmResume();
     }
 
     void reportStartupWarnings(List<String> warnings) {
@@ -61,6 +63,7 @@ final class PiSession {
 
     /** Aborts the run, waits for it to settle (at most {@code graceMs}) and closes the session. */
     void stop(long graceMs) {
+        session.shuttingDown(); // a wait for a limit's reset survives the restart (FALLBACK §11)
         try {
             session.abort().get(graceMs, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {

@@ -19,7 +19,7 @@ final class SettingsKeys {
     static final Map<String, Set<String>> GROUPS = Map.of(
             "retry", Set.of("enabled", "maxRetries", "baseDelayMs", "maxRetryDelayMs", "maxAgentDelayMs", "provider",
                     "fallbackChains", "fallbackRevertPolicy", "hintedWaitCapMs", "modelFallback", "probeBackMaxMs",
-                    "preemptiveSwitchAt", "jitterRatio", "keepPartial"),
+                    "preemptiveSwitchAt", "jitterRatio", "keepPartial", "resumeAtResetMaxMs"),
             "retry.provider", Set.of("connectTimeoutMs", "streamStartTimeoutMs", "streamFirstEventTimeoutMs",
                     "streamIdleTimeoutMs", "maxReplyBytes"),
             "compaction", Set.of("enabled", "reserveTokens", "keepRecentTokens"),

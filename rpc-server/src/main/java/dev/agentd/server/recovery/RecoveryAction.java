@@ -39,6 +39,8 @@ public sealed interface RecoveryAction {
         R switchModel(SwitchModel action);
 
         R fallbackExhausted(FallbackExhausted action);
+
+        R resumeAtReset(ResumeAtReset action);
     }
 
     /** Nothing to recover: the prompt's run is over. */
@@ -215,6 +217,25 @@ public sealed interface RecoveryAction {
         @Override
         public <R> R accept(Handler<R> handler) {
             return handler.fallbackExhausted(this);
+        }
+    }
+
+    /**
+     * Nothing can serve before the limit's known reset (FALLBACK §11): record the schedule, announce
+     * {@code retry_resume_scheduled}, then retry attempt {@code attempt} after {@code waitMs} (the
+     * server's hint), continuing the same turn; a cancel ends the chain as any retry wait does.
+     *
+     * @param reason {@code usage_limit}, {@code quota} or {@code rate_limited}
+     */
+    record ResumeAtReset(int attempt, long waitMs, String reason, String errorMessage) implements RecoveryAction {
+        @Override
+        public boolean continuesRun() {
+            return true;
+        }
+
+        @Override
+        public <R> R accept(Handler<R> handler) {
+            return handler.resumeAtReset(this);
         }
     }
 }

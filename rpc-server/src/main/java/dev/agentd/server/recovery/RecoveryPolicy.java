@@ -40,6 +40,11 @@ import dev.agentd.server.compaction.CompactionConfig;
  *       without a same-model retry unless the reply holds a tool call; refusals switch while the
  *       shared budget lasts; an overflow never switches. A wanted switch with no rung left on a
  *       configured chain is announced as {@code FallbackExhausted} before the chain ends.</li>
+ *   <li>resume at reset (FALLBACK §11, {@link ResetWait}): where a usage limit with no free
+ *       credential (its hint over {@code maxRetryDelayMs}, or its retries spent) or a tier-3 429
+ *       would end the chain for want of a rung, a hint within {@code retry.resumeAtResetMaxMs}
+ *       becomes {@code ResumeAtReset} instead. Quota and spend limits never resume: their hint is
+ *       no period's reset.</li>
  * </ul>
  */
 public final class RecoveryPolicy {
@@ -96,6 +101,14 @@ public final class RecoveryPolicy {
         // A half-open circuit's probe gets exactly one request before the chain moves on (FALLBACK §6),
         // whatever the hint of a 429 says.
         boolean probeSpent = view.probing() && fallback.possible();
+        if (usageLimit && !facts.otherCredentialFree() && !fallback.possible()
+                && ResetWait.qualifies(last.retryAfterMs(), facts.resumeAtResetMaxMs())
+                && (last.retryAfterMs() > config.maxRetryDelayMs() || attempt > config.maxRetries())) {
+            // Where the chain would end (an over-budget hint, or the retries spent) with nothing else
+            // to serve, and the window names its reset: wait for it instead (FALLBACK §11).
+            return new RecoveryAction.BlockCredential(last.retryAfterMs(), fallback.orElse(SwitchReason.BILLING, 1,
+                    new RecoveryAction.ResumeAtReset(attempt, last.retryAfterMs(), ResetWait.USAGE_LIMIT, error)));
+        }
         if (errorClass == ErrorClass.RATE_LIMITED && !usageLimit && !probeSpent) {
             return rateLimited(facts, attempt, error, afterRetry, fallback);
         }
@@ -177,14 +190,22 @@ public final class RecoveryPolicy {
             };
         }
         if (tier == HintTiers.Tier.FALLBACK_ONLY) {
-            return fallback.orElse(SwitchReason.TRANSIENT, 1, new RecoveryAction.GiveUp(attempt - 1,
-                    HintTiers.noFallbackMessage(hint, error), afterRetry));
+            return fallback.orElse(SwitchReason.TRANSIENT, 1, resumeOr(facts, ResetWait.RATE_LIMITED, attempt, error,
+                    new RecoveryAction.GiveUp(attempt - 1, HintTiers.noFallbackMessage(hint, error), afterRetry)));
         }
         if (attempt > config.maxRetries()) {
             return fallback.orElse(SwitchReason.TRANSIENT, 1, new RecoveryAction.GiveUp(attempt - 1, error, afterRetry));
         }
         return new RecoveryAction.Retry(attempt, facts.jittered(HintTiers.withoutFallback(tier, hint, floor,
                 limits.hintedWaitCapMs())), error, facts.rateLimitWait());
+    }
+
+    /** A resume at the hinted reset when it qualifies ({@link ResetWait#qualifies}), else {@code orElse}. */
+    private static RecoveryAction resumeOr(RunFacts facts, String reason, int attempt, String error,
+            RecoveryAction orElse) {
+        Long hint = facts.lastAssistant().retryAfterMs();
+        return ResetWait.qualifies(hint, facts.resumeAtResetMaxMs())
+                ? new RecoveryAction.ResumeAtReset(attempt, hint, reason, error) : orElse;
     }
 
     /**

@@ -21,6 +21,8 @@ import dev.agentd.server.compaction.CompactionConfig;
  * @param nowMs the monotonic clock now (tier-1 deadlines are measured on it)
  * @param jitterFraction in [0, 1): drawn once per decision from the session's random source, it
  *     scales the wait's jitter ({@link RetryConfig#jittered})
+ * @param resumeAtResetMaxMs the longest known reset waited for instead of failing
+ *     ({@code retry.resumeAtResetMaxMs}; 0: never, see {@link ResetWait})
  */
 public record RunFacts(
         AgentMessage.Assistant lastAssistant,
@@ -36,7 +38,8 @@ public record RunFacts(
         RateLimitWait rateLimitWait,
         HintTiers.Limits hintLimits,
         long nowMs,
-        double jitterFraction) {
+        double jitterFraction,
+        long resumeAtResetMaxMs) {
 
     public RunFacts {
         fallback = fallback == null ? FallbackView.NONE : fallback;
@@ -44,13 +47,13 @@ public record RunFacts(
         hintLimits = hintLimits == null ? HintTiers.Limits.DEFAULTS : hintLimits;
     }
 
-    /** Without jitter. */
+    /** Without jitter and without resuming at a reset (tests of the rest of the policy). */
     public RunFacts(AgentMessage.Assistant lastAssistant, int chainAttempt, RetryConfig config, boolean retrySuppressed,
             long contextWindow, CompactionConfig compaction, long contextTokens, boolean overflowRecoveryAttempted,
             boolean otherCredentialFree, FallbackView fallback, RateLimitWait rateLimitWait,
             HintTiers.Limits hintLimits, long nowMs) {
         this(lastAssistant, chainAttempt, config, retrySuppressed, contextWindow, compaction, contextTokens,
-                overflowRecoveryAttempted, otherCredentialFree, fallback, rateLimitWait, hintLimits, nowMs, 0);
+                overflowRecoveryAttempted, otherCredentialFree, fallback, rateLimitWait, hintLimits, nowMs, 0, 0);
     }
 
     /** {@code delayMs} with this decision's jitter. */

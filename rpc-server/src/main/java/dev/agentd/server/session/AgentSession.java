@@ -11,6 +11,7 @@ import dev.agentd.protocol.model.UpdateMode;
 import dev.agentd.protocol.response.McpServerStatus;
 import dev.agentd.protocol.response.RateLimits;
 import dev.agentd.protocol.response.Results;
+import dev.agentd.protocol.response.RetryState;
 import dev.agentd.protocol.response.SessionState;
 import dev.agentd.protocol.response.SessionStats;
 import dev.agentd.server.agent.AgentLoop;
@@ -26,6 +27,7 @@ import dev.agentd.server.fallback.control.FallbackWiring;
 import dev.agentd.server.fallback.control.SessionFallback;
 import dev.agentd.server.quota.QuotaBook;
 import dev.agentd.server.recovery.Classification;
+import dev.agentd.server.recovery.RateLimitWait;
 import dev.agentd.server.runtime.CancellationToken;
 import dev.agentd.server.sessionfile.EntrySnapshot;
 import dev.agentd.server.sessionfile.SessionFile;
@@ -78,6 +80,8 @@ public final class AgentSession implements AutoCloseable {
         return thread;
     });
     private volatile UpdateMode updateMode;
+    /** Set before the shutdown's abort: a resume at reset it cancels stays armed in the file. */
+    private volatile boolean shuttingDown;
     /** What the providers' rate-limit headers said, per selector (issue 27 point 4). */
     private final QuotaBook quota = new QuotaBook(bus::publish);
 
@@ -106,8 +110,8 @@ public final class AgentSession implements AutoCloseable {
         this.control = new RunControl(bus::publish, context.scheduler(),
                 aborted -> bus.publish(new AgentEvent.AgentSettled(aborted)));
         this.recovery = new Recovery(control, bus, conversation, queues, journal, compactor,
-                new RecoveryFacts(settings, models, context.auth(), this::sessionId, fallback.onRunEnd(), context.random()), fallback,
-                token -> runThread.execute(() -> execute(List.of(), token)));
+                new RecoveryFacts(settings, models, context.auth(), this::sessionId, fallback.onRunEnd(), context.random()),
+                fallback, token -> runThread.execute(() -> execute(List.of(), token)), this::resumeCancelled);
         this.loop = new AgentLoop(conversation, queues, context::tools, calls::stream, this::emit,
                 () -> this.updateMode == UpdateMode.FULL, context.scheduler()::now, context.scheduler()::monotonicMs,
                 defaults::sequentialTools, AgentLoop.sharedToolThreads());
@@ -269,6 +273,54 @@ public final class AgentSession implements AutoCloseable {
         recovery.conclude(outcome, token);
     }
 
+    /**
+     * Re-arms the resume at reset the session file's active path ends in (FALLBACK §11), after a
+     * restart ({@code --continue}, ACP {@code session/load}): announces {@code retry_resume_scheduled}
+     * again and waits for what is left of it — nothing when the reset has passed — then continues
+     * the turn. Call once the client receives events. False when there is none, or a run started.
+     */
+    public boolean rearmResume() {
+        Optional<ResumeEntry> pending = ResumeEntry.pending(journal.file());
+        if (pending.isEmpty()) {
+            return false;
+        }
+        RunControl.Start start = control.startOrElse(() -> {});
+        if (start.token() == null) {
+            return false;
+        }
+        ResumeEntry resume = pending.get();
+        long waitMs = Math.max(0, resume.resumeAt() - control.wallNowMs());
+        CancellationToken token = start.token();
+        control.scheduleRetry(resume.attempt(), resume.maxAttempts(), waitMs, resume.errorMessage(),
+                RateLimitWait.NONE, token,
+                () -> bus.publish(new AgentEvent.RetryResumeScheduled(resume.selector(), resume.resumeAt(), waitMs,
+                        resume.reason())),
+                () -> runThread.execute(() -> {
+                    fallback.boundary().beforeAttempt();
+                    execute(List.of(), token);
+                }),
+                this::resumeCancelled);
+        return true;
+    }
+
+    /**
+     * A resume at reset was cancelled: recorded so a restart does not re-arm it — unless the
+     * daemon is shutting down, whose abort is no user's cancel (the wait survives the restart).
+     */
+    private void resumeCancelled() {
+        if (!shuttingDown) {
+            ResumeEntry.appendCancelled(journal.file());
+        }
+    }
+
+    /**
+     * The daemon is stopping: the abort that follows keeps a scheduled resume at reset in the
+     * session file, so {@code --continue} re-arms it (FALLBACK §11).
+     */
+    public void shuttingDown() {
+        shuttingDown = true;
+    }
+
     // --- abort -------------------------------------------------------------------------------
 
     /** See {@link RunControl#abortRetry()}. */
@@ -418,7 +470,17 @@ public final class AgentSession implements AutoCloseable {
                 journal.file().name().orElse(null), settings.compaction().enabled(), conversation.snapshot().size(),
                 queues.size(), settings.retry().enabled(), control.chainOpen(), attempt)
                 .withWarnings(concat(startupWarnings, toolServers.warnings())).withMcpServers(toolServers.status())
-                .withRateLimits(quota.snapshot());
+                .withRateLimits(quota.snapshot()).withRetry(pendingResume());
+    }
+
+    /** A resume at reset being waited for: the file ends in it while the session sleeps (FALLBACK §11). */
+    private RetryState pendingResume() {
+        if (control.phase() != RunControl.Phase.WAITING_RETRY) {
+            return null;
+        }
+        return ResumeEntry.pending(journal.file()).map(resume -> new RetryState(new RetryState.Resume(
+                resume.selector(), resume.resumeAt(), Math.max(0, resume.resumeAt() - control.wallNowMs()),
+                resume.reason()))).orElse(null);
     }
 
     /**
@@ -508,6 +570,7 @@ public final class AgentSession implements AutoCloseable {
 
     @Override
     public void close() {
+        shuttingDown = true;
         fallback.close();
         abort();
         userBash.close();

@@ -50,6 +50,8 @@ final class Recovery {
     private final RecoveryFacts facts;
     private final FallbackSwitch fallback;
     private final Consumer<CancellationToken> continueRun;
+    /** Records that a resume at reset was cancelled (skipped while the daemon shuts down). */
+    private final Runnable resumeCancelled;
     private volatile boolean compacting;
     /** The classification of the last run's end, as its decision made it. */
     private volatile Classification lastClassification = Classification.of(ErrorClass.NONE);
@@ -58,7 +60,8 @@ final class Recovery {
 
     Recovery(RunControl control, EventBus bus, Conversation conversation, MessageQueues queues,
             SessionJournal journal, Compactor compactor, RecoveryFacts facts, SessionFallback fallback,
-            Consumer<CancellationToken> continueRun) {
+            Consumer<CancellationToken> continueRun, Runnable resumeCancelled) {
+        this.resumeCancelled = resumeCancelled;
         this.control = control;
         this.bus = bus;
         this.conversation = conversation;
@@ -235,6 +238,23 @@ final class Recovery {
         }
 
         @Override
+        public Void resumeAtReset(RecoveryAction.ResumeAtReset action) {
+            announce();
+            ResumeEntry resume = new ResumeEntry(facts.selector(), control.wallNowMs() + action.waitMs(),
+                    action.waitMs(), action.reason(), action.attempt(), snapshot.config().maxRetries(),
+                    action.errorMessage());
+            control.scheduleRetry(action.attempt(), snapshot.config().maxRetries(), action.waitMs(),
+                    action.errorMessage(), RateLimitWait.NONE, token, () -> {
+                        dropFailedReply();
+                        // Written before it is announced: a client that saw the event finds it after a restart.
+                        resume.appendTo(journal.file());
+                        bus.publish(new AgentEvent.RetryResumeScheduled(resume.selector(), resume.resumeAt(),
+                                resume.waitMs(), resume.reason()));
+                    }, () -> continueRun.accept(token), resumeCancelled);
+            return null;
+        }
+
+        @Override
         public Void compact(RecoveryAction.Compact action) {
             announce();
             autoCompact(action, snapshot.compaction(), token);
@@ -283,6 +303,12 @@ final class Recovery {
         }
         conversation.appendKept(kept.get().message());
         return kept.get().resumedFrom();
+    }
+
+    /** The failed reply leaves the working context before a retry; it stays in the session file. */
+    private void dropFailedReply() {
+        conversation.removeLastIf(message -> message instanceof AgentMessage.Assistant reply
+                && reply.stopReason().failed());
     }
 
     /**

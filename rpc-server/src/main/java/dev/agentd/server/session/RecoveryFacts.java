@@ -51,7 +51,13 @@ final class RecoveryFacts {
         return new RunFacts(last, chain.attempt(), settings.retry(), chain.retrySuppressed(), model.contextWindow(),
                 settings.compaction(), contextTokens, overflowRecoveryAttempted,
                 auth.otherCredentialFree(model.provider(), sessionId.get()), fallback.view(), chain.rateLimitWait(),
-                fallback.hintLimits(), fallback.monotonicMs(), random.nextDouble());
+                fallback.hintLimits(), fallback.monotonicMs(), random.nextDouble(),
+                settings.resumeAtResetMaxMs());
+    }
+
+    /** The current model as {@code provider/id} (the selector a resume at reset waits for). */
+    String selector() {
+        return models.current().selector();
     }
 
     /** The current model's context window (for overflow checks outside a decision). */

@@ -42,6 +42,8 @@ final class RunControl {
     private CompletableFuture<Void> idle = CompletableFuture.completedFuture(null);
     private CancellationToken token;
     private Scheduler.Cancellable pendingRetry;
+    /** Run when {@link #pendingRetry} is cancelled before it wakes, or null. */
+    private Runnable retryCancelled;
     private boolean retrySuppressed;
     /** Aborts waiting for idle; completed after {@code idle}, whose dependents include the prompt's end. */
     private final List<CompletableFuture<Void>> abortWaiters = new ArrayList<>();
@@ -74,6 +76,11 @@ final class RunControl {
             abortRequested = false;
             return new Start(token, idle);
         }
+    }
+
+    /** The wall clock (epoch ms) of the scheduler the waits run on. */
+    long wallNowMs() {
+        return scheduler.now();
     }
 
     Phase phase() {
@@ -207,23 +214,42 @@ final class RunControl {
     /** {@link #scheduleRetry(int, int, long, String, CancellationToken, Runnable, Runnable)} keeping the chain's 429 wait state. */
     void scheduleRetry(int attempt, int maxAttempts, long delayMs, String errorMessage, RateLimitWait wait,
             CancellationToken runToken, Runnable beforeSleep, Runnable onWake) {
+        scheduleRetry(attempt, maxAttempts, delayMs, errorMessage, wait, runToken, beforeSleep, onWake, null);
+    }
+
+    /**
+     * As above; {@code onCancelled} (may be null) runs under the lock when this wait is cancelled
+     * before it wakes — a resume at reset records there that it will not happen (FALLBACK §11).
+     */
+    void scheduleRetry(int attempt, int maxAttempts, long delayMs, String errorMessage, RateLimitWait wait,
+            CancellationToken runToken, Runnable beforeSleep, Runnable onWake, Runnable onCancelled) {
         scheduleRetryKeeping(attempt, maxAttempts, delayMs, errorMessage, wait, runToken, () -> {
             beforeSleep.run();
             return null;
-        }, onWake);
+        }, onWake, onCancelled);
     }
 
     /** Like the above; {@code beforeSleep} returns what of a cut reply it kept, for {@code auto_retry_start}. */
     void scheduleRetryKeeping(int attempt, int maxAttempts, long delayMs, String errorMessage, RateLimitWait wait,
             CancellationToken runToken, Supplier<ResumedFrom> beforeSleep, Runnable onWake) {
+        scheduleRetryKeeping(attempt, maxAttempts, delayMs, errorMessage, wait, runToken, beforeSleep, onWake, null);
+    }
+
+    /** The one place a retry wait is armed: kept content, the announcement, the timer, its cancel hook. */
+    void scheduleRetryKeeping(int attempt, int maxAttempts, long delayMs, String errorMessage, RateLimitWait wait,
+            CancellationToken runToken, Supplier<ResumedFrom> beforeSleep, Runnable onWake, Runnable onCancelled) {
         synchronized (lock) {
             ResumedFrom resumedFrom = beforeSleep.get();
             chain.start(attempt, maxAttempts, delayMs, errorMessage, wait, resumedFrom);
             if (runToken.isCancelled()) {
                 chain.cancel();
+                if (onCancelled != null) {
+                    onCancelled.run();
+                }
                 goIdle();
                 return;
             }
+            retryCancelled = onCancelled;
             phase = Phase.WAITING_RETRY;
             // The timer may fire before schedule() returns (a short delay on a busy machine): it
             // reads its own handle only under the lock, which is released once the handle is set.
@@ -239,6 +265,7 @@ final class RunControl {
                 return;
             }
             pendingRetry = null;
+            retryCancelled = null;
             phase = Phase.RUNNING;
         }
         onWake.run();
@@ -255,6 +282,11 @@ final class RunControl {
                 pendingRetry.cancel();
                 pendingRetry = null;
                 chain.cancel();
+                Runnable cancelled = retryCancelled;
+                retryCancelled = null;
+                if (cancelled != null) {
+                    cancelled.run();
+                }
                 goIdle();
             } else if (chain.isOpen()) {
                 chain.cancel();
@@ -314,6 +346,7 @@ final class RunControl {
         phase = Phase.IDLE;
         token = null;
         pendingRetry = null;
+        retryCancelled = null;
         retrySuppressed = false;
         abortRequested = false;
         // Taken first: a listener of the settled event may start the next run (on this thread).

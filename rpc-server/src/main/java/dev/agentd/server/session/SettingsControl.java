@@ -3,6 +3,7 @@ package dev.agentd.server.session;
 import dev.agentd.protocol.model.QueueMode;
 import dev.agentd.server.agent.MessageQueues;
 import dev.agentd.server.compaction.CompactionConfig;
+import dev.agentd.server.recovery.ResetWait;
 import dev.agentd.server.recovery.RetryConfig;
 
 /**
@@ -26,6 +27,11 @@ public final class SettingsControl {
     /** {@code retry.keepPartial} (default true): a retry keeps what a cut stream delivered (SPEC §5.9). */
     public boolean keepPartial() {
         return context.settings().current().bool("retry.keepPartial", true);
+    }
+
+    /** {@code retry.resumeAtResetMaxMs} (FALLBACK §11); 0: a known reset is not waited for. */
+    public long resumeAtResetMaxMs() {
+        return ResetWait.maxMs(context.settings().current());
     }
 
     public CompactionConfig compaction() {

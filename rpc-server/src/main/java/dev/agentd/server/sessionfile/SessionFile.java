@@ -1,6 +1,8 @@
 package dev.agentd.server.sessionfile;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentd.protocol.json.Json;
 import dev.agentd.protocol.message.AgentMessage;
 import dev.agentd.server.runtime.OwnFiles;
 import java.io.IOException;
@@ -40,6 +42,8 @@ public final class SessionFile {
     private static final Logger LOG = LoggerFactory.getLogger(SessionFile.class);
     /** Loaded whole into memory; far above any real session, far below the heap. */
     public static final long MAX_LOAD_BYTES = 512L * 1024 * 1024;
+    /** pi's entry type for state of an extension (here: agentd's own), kept out of the context. */
+    public static final String CUSTOM = "custom";
 
     private final Path path;
     private final SessionHeader header;
@@ -148,6 +152,33 @@ public final class SessionFile {
                 tokensBefore, details);
         append(entry);
         return entry;
+    }
+
+    /**
+     * An entry of pi's {@code custom} type ({@code customType}, {@code data}): state of agentd's
+     * own that pi and older agentd keep verbatim and leave out of the context (FALLBACK §11).
+     */
+    public synchronized SessionEntry.Unknown appendCustom(String customType, ObjectNode data) {
+        ObjectNode json = Json.mapper().createObjectNode();
+        json.put("type", CUSTOM);
+        json.put("id", newId());
+        if (leafId == null) {
+            json.putNull("parentId");
+        } else {
+            json.put("parentId", leafId);
+        }
+        json.put("timestamp", now());
+        json.put("customType", customType);
+        json.set("data", data);
+        SessionEntry.Unknown entry = new SessionEntry.Unknown(json);
+        append(entry);
+        return entry;
+    }
+
+    /** The entry at the end of the active path, or empty in a file without entries. */
+    public synchronized Optional<SessionEntry> leaf() {
+        List<SessionEntry> branch = branch();
+        return branch.isEmpty() ? Optional.empty() : Optional.of(branch.get(branch.size() - 1));
     }
 
     public synchronized void appendSessionInfo(String name) {

@@ -273,6 +273,20 @@ class UpdateMapperTest {
     }
 
     @Test
+    void aResumeAtResetIsAWarningNoticeSayingWhen() {
+        ObjectNode notice = one(new AgentEvent.RetryResumeScheduled("anthropic/claude", 3_600_000, 3_000, "usage_limit"));
+        assertEquals("notice", notice.path("sessionUpdate").asText());
+        assertEquals("warning", notice.path("severity").asText());
+        assertEquals("Limit reached (usage limit): resuming anthropic/claude at 1970-01-01T01:00:00Z",
+                notice.path("title").asText());
+        JsonNode meta = notice.path("_meta").path("agentd/resume");
+        assertEquals("1970-01-01T01:00:00Z", meta.path("resumeAt").asText());
+        assertEquals(3_000, meta.path("waitMs").asLong());
+        assertEquals("usage_limit", meta.path("reason").asText());
+        assertEquals("anthropic/claude", meta.path("selector").asText());
+    }
+
+    @Test
     void withoutNoticesABackoffIsAMessageChunkCarryingTheSameMeta() {
         List<ObjectNode> updates = UpdateMapper.map(new AgentEvent.AutoRetryStart(1, 3, 1_500, "boom"), view(false));
         ObjectNode chunk = updates.get(0);

@@ -20,10 +20,13 @@ class DecisionLogTest {
             }
         }
         assertEquals(List.of("AutoRetryStart", "AutoRetryEnd", "CompactionStart", "CompactionEnd",
-                "RetryFallbackApplied", "RetryFallbackReverted", "RetryFallbackExhausted", "ModelRerouted",
+                "RetryFallbackApplied", "RetryFallbackReverted", "RetryFallbackExhausted", "RetryResumeScheduled",
+                "ModelRerouted",
                 "FallbackCircuitOpened"), decisions);
         assertEquals("the provider answered claude-fable-5 with claude-opus-4-8",
                 DecisionLog.describe(new AgentEvent.ModelRerouted("claude-fable-5", "claude-opus-4-8", null)));
+        assertEquals("resuming a/x at the reset in 3000 ms because: usage_limit",
+                DecisionLog.describe(new AgentEvent.RetryResumeScheduled("a/x", 9_000, 3_000, "usage_limit")));
         assertThrows(IllegalStateException.class, () -> DecisionLog.describe(null));
     }
 }

@@ -20,6 +20,7 @@ final class Facts {
     private HintTiers.Limits hintLimits = HintTiers.Limits.DEFAULTS;
     private long nowMs;
     private double jitter;
+    private long resumeAtResetMaxMs;
 
     private Facts(AgentMessage.Assistant last, RetryConfig config) {
         this.last = last;
@@ -74,8 +75,14 @@ final class Facts {
         return this;
     }
 
+    /** {@code retry.resumeAtResetMaxMs} (off unless a test sets it). */
+    Facts resumeAtResetMaxMs(long maxMs) {
+        resumeAtResetMaxMs = maxMs;
+        return this;
+    }
+
     RunFacts build() {
         return new RunFacts(last, chainAttempt, config, retrySuppressed, contextWindow, compaction, 0, false,
-                otherCredentialFree, fallback, rateLimitWait, hintLimits, nowMs, jitter);
+                otherCredentialFree, fallback, rateLimitWait, hintLimits, nowMs, jitter, resumeAtResetMaxMs);
     }
 }

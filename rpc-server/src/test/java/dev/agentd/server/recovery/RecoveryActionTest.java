@@ -24,7 +24,8 @@ class RecoveryActionTest {
             new RecoveryAction.GiveUp(0, "e", new RecoveryAction.Finish()),
             new RecoveryAction.SwitchModel(SwitchReason.TRANSIENT,
                     Classification.of(ErrorClass.TRANSIENT), null, 1, "e", null, false, Views.RUNG),
-            new RecoveryAction.FallbackExhausted("k", "e", new RecoveryAction.Finish()));
+            new RecoveryAction.FallbackExhausted("k", "e", new RecoveryAction.Finish()),
+            new RecoveryAction.ResumeAtReset(1, 3000, ResetWait.USAGE_LIMIT, "e"));
 
     /** Answers the simple name of the record type its method is declared for. */
     private static final RecoveryAction.Handler<String> NAMES = new RecoveryAction.Handler<>() {
@@ -71,6 +72,11 @@ class RecoveryActionTest {
         @Override
         public String fallbackExhausted(RecoveryAction.FallbackExhausted action) {
             return "FallbackExhausted";
+        }
+
+        @Override
+        public String resumeAtReset(RecoveryAction.ResumeAtReset action) {
+            return "ResumeAtReset";
         }
     };
 

@@ -109,8 +109,10 @@ class CredentialRotationTest {
         }
     }
 
+    /** With resuming at the reset off (FALLBACK §11; on, the hour is waited for: ResumeAtResetSessionTest). */
     @Test
-    void aHintBeyondTheMaximumEndsTheChainWhenNoCredentialIsFree() {
+    void aHintBeyondTheMaximumEndsTheChainWhenNoCredentialIsFree() throws java.io.IOException {
+        java.nio.file.Files.writeString(dir.resolve("settings.json"), "{\"retry\":{\"resumeAtResetMaxMs\":0}}");
         ScriptedProvider provider = new ScriptedProvider().fail(USAGE_LIMIT);
         try (SessionHarness harness = SessionHarness.builder(dir)
                 .provider(provider, ScriptedProvider.MODEL)
