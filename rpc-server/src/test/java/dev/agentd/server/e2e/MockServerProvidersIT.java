@@ -33,7 +33,9 @@ import org.mockserver.model.Usage;
  * hint where the scenario is about the hint. No real-time budgets: only the rig's generous waits.
  */
 class MockServerProvidersIT {
-    private static final String SETTINGS = "{\"retry\":{\"baseDelayMs\":50,\"maxRetries\":2}}";
+    // Each API's faults, retried whole: keeping a cut reply is KeepPartialIT's subject (MockServer's
+    // canned retry is a whole reply, not the continuation a model would write after a prefill).
+    private static final String SETTINGS = "{\"retry\":{\"baseDelayMs\":50,\"maxRetries\":2,\"keepPartial\":false}}";
     private static final String TEXT = "Hello there from the mock server.";
 
     @Nested

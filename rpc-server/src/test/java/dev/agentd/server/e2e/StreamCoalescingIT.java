@@ -150,7 +150,8 @@ class StreamCoalescingIT {
     /** After the first run: prompts again with {@code step} and reads that run, then EOF. */
     private static List<JsonNode> secondReply(Process process, Map<String, Object> step) throws Exception {
         BufferedReader stdout = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        for (String line = stdout.readLine(); line != null && !line.contains("\"type\":\"agent_end\""); ) {
+        // agent_settled, not agent_end: the first run's last record, so it never races the next commands' answers
+        for (String line = stdout.readLine(); line != null && !line.contains("\"type\":\"agent_settled\""); ) {
             line = stdout.readLine();
         }
         OutputStream stdin = process.getOutputStream();
