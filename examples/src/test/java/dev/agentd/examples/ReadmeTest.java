@@ -35,6 +35,11 @@ class ReadmeTest {
     @TempDir
     Path dir;
 
+    /** README's 2 s backoff plus its jitter (retry.jitterRatio 0.1: up to a tenth more, never less). */
+    private static String jittered(long delayMs) {
+        return delayMs >= 2000 && delayMs <= 2200 ? "2000+jitter" : String.valueOf(delayMs);
+    }
+
     @Test
     void tryItPastedInOneGoTellsTheStoryReadmeTells() throws Exception {
         List<String> lines = codeBlock("json").lines().filter(line -> !line.isBlank()).toList();
@@ -62,7 +67,7 @@ class ReadmeTest {
                     story.add("agent_end willRetry=" + record.path("willRetry").asBoolean());
                 } else if (type.equals("auto_retry_start")) {
                     story.add("auto_retry_start " + record.path("attempt").asInt() + "/"
-                            + record.path("maxAttempts").asInt() + " " + record.path("delayMs").asLong() + " "
+                            + record.path("maxAttempts").asInt() + " " + jittered(record.path("delayMs").asLong()) + " "
                             + record.path("errorMessage").asText());
                 } else if (type.equals("auto_retry_end")) {
                     story.add("auto_retry_end success=" + record.path("success").asBoolean() + " attempt="
@@ -84,7 +89,7 @@ class ReadmeTest {
             assertEquals(List.of("response 1", "response 2", "response 3",
                     "message_end user Hello!", "message_end assistant error",
                     "agent_end willRetry=true",
-                    "auto_retry_start 1/3 2000 529 overloaded",
+                    "auto_retry_start 1/3 2000+jitter 529 overloaded",
                     "message_end assistant Recovered after a retry.",
                     "auto_retry_end success=true attempt=1",
                     "message_end user And a second question",

@@ -53,7 +53,9 @@ class ChatRetryAgainstDaemonTest {
     @Test
     void escapeCancelsTheWaitingRetryAndRestoresTheAbortAction() throws Exception {
         // A one-minute backoff: the real retry cannot fire before Esc; the countdown runs on fake time.
-        startChat("{\"retry\":{\"maxRetries\":3,\"baseDelayMs\":60000}}", "[" + FAILURE + ",{\"text\":\"late\"}]");
+        // no jitter: the countdown's first figure is the subject here
+        startChat("{\"retry\":{\"maxRetries\":3,\"baseDelayMs\":60000,\"jitterRatio\":0}}",
+                "[" + FAILURE + ",{\"text\":\"late\"}]");
         chat.submit("hello");
 
         await().until(terminal::status, equalTo("Retrying (1/3) in 60s… (esc to cancel)"));
