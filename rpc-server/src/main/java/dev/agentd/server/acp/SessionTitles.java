@@ -6,6 +6,8 @@ package dev.agentd.server.acp;
  */
 public final class SessionTitles {
     static final int MAX_CHARS = 80;
+    /** How much of a first message is read for its title (whitespace runs collapse, so more than 80). */
+    static final int SCANNED_CHARS = 4 * 1024;
 
     private SessionTitles() {}
 
@@ -17,7 +19,9 @@ public final class SessionTitles {
         if (firstMessage == null || firstMessage.isBlank()) {
             return null;
         }
-        String line = firstMessage.strip().replaceAll("\\s+", " ");
+        // A first message may be megabytes: only its head can become the title, so only its head is scanned.
+        String head = firstMessage.length() > SCANNED_CHARS ? firstMessage.substring(0, SCANNED_CHARS) : firstMessage;
+        String line = head.strip().replaceAll("\\s+", " ");
         return line.length() <= MAX_CHARS ? line : line.substring(0, MAX_CHARS - 1).stripTrailing() + "…";
     }
 }

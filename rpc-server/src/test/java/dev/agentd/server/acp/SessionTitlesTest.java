@@ -1,6 +1,7 @@
 package dev.agentd.server.acp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import org.junit.jupiter.api.Test;
@@ -16,5 +17,14 @@ class SessionTitlesTest {
         assertEquals('…', cut.charAt(cut.length() - 1));
         assertNull(SessionTitles.of(null, "   "));
         assertNull(SessionTitles.of(null, null));
+    }
+
+    @Test
+    void aHugeFirstMessageGivesTheSameTitleFromItsHead() {
+        String huge = "deploy   the\nservice " + "x ".repeat(5_000_000);
+        String title = SessionTitles.of(null, huge);
+        assertTrue(title.length() <= SessionTitles.MAX_CHARS && title.endsWith("…"), title);
+        assertEquals(title, SessionTitles.of(null, huge.substring(0, SessionTitles.SCANNED_CHARS)));
+        assertEquals("deploy the service x", title.substring(0, 20));
     }
 }
